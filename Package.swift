@@ -1,0 +1,49 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The data flow reads top to bottom: bytes → YAML nodes → definitions → registry → evaluation → answers.
+let package = Package(
+    name: "Switchboard",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "Switchboard", targets: ["Switchboard"]),
+        .library(name: "YAML", targets: ["YAML"]),
+        .executable(name: "switchboard", targets: ["SwitchboardCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // libyaml, the system library (Debian: libyaml-dev).
+        .systemLibrary(
+            name: "CLibYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        // A YAML node tree with source positions, built on libyaml's event API. Knows nothing about flags.
+        .target(name: "YAML", dependencies: ["CLibYAML"]),
+        // Definitions, registry, layers, evaluation and the typed lookup API.
+        .target(name: "Switchboard", dependencies: ["YAML"]),
+        // The `switchboard` command line.
+        .executableTarget(
+            name: "SwitchboardCLI",
+            dependencies: [
+                "Switchboard",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "YAMLTests", dependencies: ["YAML"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "SwitchboardTests",
+            dependencies: ["Switchboard", "SwitchboardCLI"],
+            resources: [.copy("Fixtures")]
+        ),
+    ]
+)
+
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    target.swiftSettings = settings
+}
