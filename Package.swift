@@ -23,7 +23,7 @@ let package = Package(
         // A YAML node tree with source positions, built on libyaml's event API. Knows nothing about flags.
         .target(name: "YAML", dependencies: ["CLibYAML"]),
         // Definitions, registry, layers, evaluation and the typed lookup API.
-        .target(name: "Switchboard", dependencies: ["YAML"]),
+        .target(name: "Switchboard", dependencies: ["YAML"], exclude: ["Targeting"]),
         // The `switchboard` command line.
         .executableTarget(
             name: "SwitchboardCLI",

@@ -195,7 +195,7 @@ private struct TreeBuilder {
                     return problem
                 }
             } else if style == .plain {
-                value = Scalar.Value.resolve(plainBytes: UnsafeBufferPointer(bytes))
+                value = Scalar.Value.resolve(plainBytes: bytes)
             } else {
                 value = .string
             }

@@ -65,19 +65,20 @@ extension Value {
     ///
     /// - Throws: ``JSONError`` with the 1-based line and column of the first mistake.
     public init(json text: String) throws(JSONError) {
-        var text = text
-        self = try text.withUTF8 { bytes throws(JSONError) in
-            var parser = JSONParser(bytes: bytes)
-            return try parser.parseDocument()
-        }
+        try self.init(jsonBytes: Array(text.utf8))
     }
 
     /// Parses JSON bytes.
     public init(jsonBytes bytes: [UInt8]) throws(JSONError) {
-        self = try bytes.withUnsafeBufferPointer { buffer throws(JSONError) in
+        let result = bytes.withUnsafeBufferPointer { buffer -> Result<Value, JSONError> in
             var parser = JSONParser(bytes: buffer)
-            return try parser.parseDocument()
+            do throws(JSONError) {
+                return .success(try parser.parseDocument())
+            } catch {
+                return .failure(error)
+            }
         }
+        self = try result.get()
     }
 }
 

@@ -1,0 +1,410 @@
+import YAML
+
+/// Reads the definitions of one parsed file, checking every rule of the format and collecting a diagnostic at
+/// the node that breaks it.
+struct DefinitionParser {
+    let file: String
+    let today: Day
+    private(set) var definitions: [Definition] = []
+    private(set) var diagnostics: [Diagnostic] = []
+
+    static let topLevelFields = ["namespace", "flags", "preferences"]
+    static let definitionFields = [
+        "type", "default", "description", "owner", "tags", "expires", "variants", "values", "min", "max",
+        "pattern", "renamed_from",
+    ]
+
+    init(file: String, today: Day) {
+        self.file = file
+        self.today = today
+    }
+
+    mutating func error(_ node: Node, _ message: String, hint: String? = nil) {
+        diagnostics.append(.error(at: node.location, message, hint: hint))
+    }
+
+    mutating func parse(_ document: YAMLDocument) {
+        diagnostics.append(contentsOf: document.problems.map(Diagnostic.init))
+        guard let root = document.root else {
+            if document.isEmpty {
+                diagnostics.append(.warning(
+                    at: SourceLocation(file: file, line: 1, column: 1), "the file defines nothing",
+                    hint: "add `flags:` or `preferences:`, or delete the file"))
+            }
+            return
+        }
+        guard let pairs = root.pairs else {
+            if case .scalar(let scalar) = root.content, case .null = scalar.value {
+                diagnostics.append(.warning(at: root.location, "the file defines nothing",
+                                            hint: "add `flags:` or `preferences:`, or delete the file"))
+                return
+            }
+            error(root, "expected a mapping with `flags` and/or `preferences` at the top level, found \(root.kindDescription)",
+                  hint: "start the file with `flags:` or `preferences:`")
+            return
+        }
+        var namespace: String?
+        for pair in pairs where pair.key.scalar?.text == "namespace" {
+            guard let text = pair.value.scalar?.text, case .string = pair.value.scalar!.value else {
+                error(pair.value, "namespace must be a string, found \(pair.value.kindDescription)")
+                continue
+            }
+            if KeySyntax.isValid(text) {
+                namespace = text
+            } else {
+                error(pair.value, "invalid namespace '\(text)'", hint: KeySyntax.hint(for: text))
+            }
+        }
+        for pair in pairs {
+            guard let name = pair.key.scalar?.text else {
+                error(pair.key, "expected a field name, found \(pair.key.kindDescription)")
+                continue
+            }
+            switch name {
+            case "namespace":
+                continue
+            case "flags", "preferences":
+                let kind: Definition.Kind = name == "flags" ? .flag : .preference
+                if case .scalar(let scalar) = pair.value.content, case .null = scalar.value { continue }
+                guard let entries = pair.value.pairs else {
+                    error(pair.value, "`\(name)` must be a mapping from keys to definitions, found \(pair.value.kindDescription)")
+                    continue
+                }
+                for entry in entries { parseDefinition(entry, kind: kind, namespace: namespace) }
+            default:
+                unknownField(pair.key, name, known: Self.topLevelFields, where: "at the top level")
+            }
+        }
+    }
+
+    mutating func unknownField(_ key: Node, _ name: String, known: [String], where place: String) {
+        let hint: String = if let suggestion = Suggestions.nearest(to: name, in: known) {
+            "did you mean '\(suggestion)'?"
+        } else {
+            "known fields: \(known.joined(separator: ", "))"
+        }
+        error(key, "unknown field '\(name)' \(place)", hint: hint)
+    }
+
+    mutating func parseDefinition(_ entry: Node.Pair, kind: Definition.Kind, namespace: String?) {
+        guard let localKey = entry.key.scalar?.text else {
+            error(entry.key, "expected a key, found \(entry.key.kindDescription)")
+            return
+        }
+        guard KeySyntax.isValid(localKey) else {
+            error(entry.key, "invalid key '\(localKey)'", hint: KeySyntax.hint(for: localKey))
+            return
+        }
+        let key = namespace.map { "\($0).\(localKey)" } ?? localKey
+        guard let fields = entry.value.pairs else {
+            error(entry.value, "the definition of \(key) must be a mapping of fields, found \(entry.value.kindDescription)",
+                  hint: "write at least `type:` and `default:` below the key")
+            return
+        }
+        var node: [String: Node] = [:]
+        for field in fields {
+            guard let name = field.key.scalar?.text else {
+                error(field.key, "expected a field name, found \(field.key.kindDescription)")
+                continue
+            }
+            if Self.definitionFields.contains(name) {
+                node[name] = field.value
+            } else {
+                unknownField(field.key, name, known: Self.definitionFields, where: "in \(key)")
+            }
+        }
+        let errorsBefore = diagnostics.count(where: \.isError)
+        guard let typeNode = node["type"] else {
+            error(entry.key, "\(key) has no `type`",
+                  hint: "add `type:` with one of \(ValueType.allCases.map(\.rawValue).joined(separator: ", "))")
+            return
+        }
+        guard let typeName = typeNode.scalar?.text, let type = ValueType(rawValue: typeName) else {
+            let written = typeNode.scalar?.text ?? typeNode.kindDescription
+            let names = ValueType.allCases.map(\.rawValue)
+            let aliases = ["boolean": "bool", "integer": "int", "number": "double", "float": "double",
+                           "str": "string", "array": "list", "map": "object", "dictionary": "object"]
+            let suggestion = aliases[written.lowercased()] ?? Suggestions.nearest(to: written, in: names)
+            error(typeNode, "unknown type '\(written)'",
+                  hint: suggestion.map { "did you mean '\($0)'?" } ?? "types: \(names.joined(separator: ", "))")
+            return
+        }
+        var definition = Definition(
+            key: key, kind: kind, type: type, defaultValue: .null, location: entry.key.location
+        )
+        definition.description = text(node["description"], field: "description")
+        definition.owner = text(node["owner"], field: "owner")
+        definition.tags = stringList(node["tags"], field: "tags")
+        if let expiresNode = node["expires"] {
+            definition.expires = day(expiresNode, key: key, kind: kind)
+        }
+        if let renamed = node["renamed_from"] {
+            let names = renamed.scalar != nil ? [text(renamed, field: "renamed_from") ?? ""]
+                : stringList(renamed, field: "renamed_from")
+            for (index, name) in names.enumerated() where !KeySyntax.isValid(name) {
+                let at = renamed.items?[index] ?? renamed
+                error(at, "invalid key '\(name)' in renamed_from", hint: KeySyntax.hint(for: name))
+            }
+            definition.renamedFrom = names.filter(KeySyntax.isValid)
+        }
+        parseConstraints(&definition, node)
+        if let variantsNode = node["variants"] {
+            parseVariants(&definition, variantsNode)
+        }
+        guard let defaultNode = node["default"] else {
+            error(entry.key, "\(key) has no `default`", hint: "add `default:` with \(type.withArticle) value")
+            return
+        }
+        definition.defaultLocation = defaultNode.location
+        parseDefault(&definition, defaultNode)
+        if diagnostics.count(where: \.isError) == errorsBefore {
+            definitions.append(definition)
+        }
+    }
+
+    mutating func parseDefault(_ definition: inout Definition, _ node: Node) {
+        if !definition.variants.isEmpty {
+            let names = definition.variants.map(\.name)
+            guard let name = node.scalar?.text, let value = definition.value(ofVariant: name) else {
+                let written = node.scalar?.text ?? node.kindDescription
+                error(node, "default '\(written)' is not a variant of \(definition.key)",
+                      hint: "with variants, default names one of them: \(names.joined(separator: ", "))")
+                return
+            }
+            definition.defaultVariant = name
+            definition.defaultValue = value
+            return
+        }
+        switch Value.from(node, as: definition.type) {
+        case .failure(let problem):
+            error(node, "default of \(definition.key): \(problem.message)", hint: problem.hint)
+        case .success(let value):
+            if let problem = definition.problem(with: value) {
+                error(node, "default of \(definition.key): \(problem.message)", hint: problem.hint)
+            } else {
+                definition.defaultValue = value
+            }
+        }
+    }
+
+    mutating func parseVariants(_ definition: inout Definition, _ node: Node) {
+        guard let pairs = node.pairs, !pairs.isEmpty else {
+            error(node, "variants must be a mapping from names to values, found \(node.kindDescription)",
+                  hint: "for example `variants: { control: blue, treatment: green }`")
+            return
+        }
+        if definition.allowedValues != nil {
+            error(node, "\(definition.key) has both `variants` and `values`",
+                  hint: "use variants for named values, or values for a list of allowed values, not both")
+            return
+        }
+        for pair in pairs {
+            guard let name = pair.key.scalar?.text, !name.isEmpty else {
+                error(pair.key, "a variant name must be a string")
+                continue
+            }
+            switch Value.from(pair.value, as: definition.type) {
+            case .failure(let problem):
+                error(pair.value, "variant '\(name)' of \(definition.key): \(problem.message)", hint: problem.hint)
+            case .success(let value):
+                definition.variants.append(.init(name: name, value: value))
+            }
+        }
+    }
+
+    mutating func parseConstraints(_ definition: inout Definition, _ node: [String: Node]) {
+        let type = definition.type
+        let isNumber = type == .int || type == .double
+        if let valuesNode = node["values"] {
+            if !(isNumber || type == .string) {
+                error(valuesNode, "`values` applies to int, double and string definitions, not \(type)")
+            } else if let items = valuesNode.items, !items.isEmpty {
+                var values: [Value] = []
+                for item in items {
+                    switch Value.from(item, as: type) {
+                    case .failure(let problem):
+                        error(item, "allowed value of \(definition.key): \(problem.message)", hint: problem.hint)
+                    case .success(let value):
+                        if values.contains(where: { Definition.sameValue($0, value) }) {
+                            error(item, "\(value.plainText) is listed twice in values")
+                        } else {
+                            values.append(value)
+                        }
+                    }
+                }
+                definition.allowedValues = values
+            } else {
+                error(valuesNode, "values must be a non-empty list, found \(valuesNode.kindDescription)",
+                      hint: "for example `values: [newest_first, oldest_first]`")
+            }
+        }
+        for field in ["min", "max"] {
+            guard let bound = node[field] else { continue }
+            guard isNumber else {
+                error(bound, "`\(field)` applies to int and double definitions, not \(type)")
+                continue
+            }
+            switch Value.from(bound, as: type) {
+            case .failure(let problem):
+                error(bound, "\(field) of \(definition.key): \(problem.message)", hint: problem.hint)
+            case .success(let value):
+                if field == "min" { definition.minimum = value.doubleValue } else { definition.maximum = value.doubleValue }
+            }
+        }
+        if let minimum = definition.minimum, let maximum = definition.maximum, minimum > maximum, let at = node["min"] {
+            error(at, "min \(Definition.format(minimum)) is greater than max \(Definition.format(maximum))",
+                  hint: "swap them, or fix the one that is wrong")
+        }
+        if let patternNode = node["pattern"] {
+            if type != .string {
+                error(patternNode, "`pattern` applies to string definitions, not \(type)")
+            } else if let pattern = patternNode.scalar?.text {
+                do {
+                    _ = try Regex(pattern)
+                    definition.pattern = pattern
+                } catch {
+                    self.error(patternNode, "invalid regular expression: \(error)")
+                }
+            } else {
+                error(patternNode, "pattern must be a string, found \(patternNode.kindDescription)")
+            }
+        }
+    }
+
+    mutating func text(_ node: Node?, field: String) -> String? {
+        guard let node else { return nil }
+        guard let scalar = node.scalar else {
+            error(node, "\(field) must be a string, found \(node.kindDescription)")
+            return nil
+        }
+        return scalar.text
+    }
+
+    mutating func stringList(_ node: Node?, field: String) -> [String] {
+        guard let node else { return [] }
+        guard let items = node.items else {
+            error(node, "\(field) must be a list of strings, found \(node.kindDescription)",
+                  hint: "for example `\(field): [a, b]`")
+            return []
+        }
+        var result: [String] = []
+        for item in items {
+            if let text = text(item, field: "each of \(field)") { result.append(text) }
+        }
+        return result
+    }
+
+    mutating func day(_ node: Node, key: String, kind: Definition.Kind) -> Day? {
+        guard let text = node.scalar?.text, let day = Day(text) else {
+            let written = node.scalar?.text ?? node.kindDescription
+            error(node, "invalid expires date '\(written)'", hint: "write a real calendar day as YYYY-MM-DD")
+            return nil
+        }
+        if day < today {
+            let ago = today.daysSinceEpoch - day.daysSinceEpoch
+            diagnostics.append(.warning(
+                at: node.location, "\(kind.rawValue) \(key) expired on \(day) (\(ago) day\(ago == 1 ? "" : "s") ago)",
+                hint: "remove the \(kind.rawValue) and its uses, or move `expires` later"))
+        }
+        return day
+    }
+}
+
+/// The key syntax: dot-separated segments of lowercase letters, digits, `_` and `-`.
+public enum KeySyntax {
+    /// Whether a key (or namespace) is well formed.
+    public static func isValid(_ key: String) -> Bool {
+        var segmentLength = 0
+        for byte in key.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "_"), UInt8(ascii: "-"):
+                segmentLength += 1
+            case UInt8(ascii: "."):
+                if segmentLength == 0 { return false }
+                segmentLength = 0
+            default:
+                return false
+            }
+        }
+        return segmentLength > 0
+    }
+
+    /// A hint for an invalid key, suggesting the nearest valid spelling.
+    public static func hint(for key: String) -> String {
+        var fixed = ""
+        for character in key.lowercased() {
+            if character.isLetter || character.isNumber || character == "_" || character == "-" || character == "." {
+                fixed.append(character.isASCII ? character : "_")
+            } else {
+                fixed.append("_")
+            }
+        }
+        let suggestion = fixed.split(separator: ".").joined(separator: ".")
+        let rule = "keys are dot-separated segments of lowercase letters, digits, '_' and '-'"
+        return KeySyntax.isValid(suggestion) && suggestion != key ? "\(rule); try '\(suggestion)'" : rule
+    }
+
+    /// The environment variable that overrides a key: `SWITCHBOARD_` + key in upper case, `.` as `__`,
+    /// `-` as `_`.
+    public static func environmentVariable(for key: String) -> String {
+        var name = "SWITCHBOARD_"
+        for character in key {
+            switch character {
+            case ".": name += "__"
+            case "-": name += "_"
+            default: name += character.uppercased()
+            }
+        }
+        return name
+    }
+}
+
+/// "Did you mean" suggestions by edit distance, shared by diagnostics, the CLI and the REPL.
+public enum Suggestions {
+    /// The candidate nearest to `word`, when it is near enough to be a likely typo.
+    public static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
+        let limit = max(2, word.count / 3)
+        var best: (String, Int)?
+        for candidate in candidates {
+            let distance = editDistance(word.lowercased(), candidate.lowercased())
+            if distance <= limit, best.map({ distance < $0.1 }) ?? true { best = (candidate, distance) }
+        }
+        return best?.0
+    }
+
+    /// The candidates within a typo's distance of `word`, nearest first.
+    public static func near(_ word: String, in candidates: some Sequence<String>, limit count: Int = 3) -> [String] {
+        let limit = max(2, word.count / 3)
+        let scored: [(candidate: String, distance: Int)] = candidates.map { ($0, editDistance(word, $0)) }
+        let close = scored.filter { $0.distance <= limit }
+        let ordered = close.sorted { a, b in
+            a.distance == b.distance ? a.candidate < b.candidate : a.distance < b.distance
+        }
+        let closeNames = Set(close.map(\.candidate))
+        let prefixed = candidates.filter { candidate in candidate.hasPrefix(word) && !closeNames.contains(candidate) }
+        return Array((ordered.map(\.candidate) + prefixed.sorted()).prefix(count))
+    }
+
+    /// Damerau–Levenshtein distance (optimal string alignment), so a swapped pair of letters counts once.
+    public static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.utf8), b = Array(b.utf8)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous2 = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], previous2[j - 2] + 1)
+                }
+            }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        return previous[b.count]
+    }
+}

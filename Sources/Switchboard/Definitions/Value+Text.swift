@@ -1,0 +1,72 @@
+public import YAML
+
+extension Value {
+    /// Converts a YAML node to a value by the core schema: scalars typed, sequences to lists, mappings to objects.
+    public init(node: Node) {
+        switch node.content {
+        case .scalar(let scalar):
+            switch scalar.value {
+            case .null: self = .null
+            case .bool(let value): self = .bool(value)
+            case .int(let value): self = .int(value)
+            case .double(let value): self = .double(value)
+            case .string: self = .string(scalar.text)
+            }
+        case .sequence(let items):
+            self = .list(items.map(Value.init(node:)))
+        case .mapping(let pairs):
+            var members: [String: Value] = [:]
+            members.reserveCapacity(pairs.count)
+            for pair in pairs { members[pair.key.scalar?.text ?? ""] = Value(node: pair.value) }
+            self = .object(members)
+        }
+    }
+
+    /// Converts a YAML node to a value of a declared type. A `string` keeps any scalar's text exactly as
+    /// written (`yes`, `1.10`, `0x1F`); a `double` widens integers. Returns the problem when the node does
+    /// not have the type.
+    public static func from(_ node: Node, as type: ValueType) -> Result<Value, ValueProblem> {
+        if type == .string, let scalar = node.scalar {
+            if case .null = scalar.value, scalar.style == .plain {
+                return .failure(ValueProblem("expected a string, found null",
+                                             hint: "quote it (\"\(scalar.text)\") to mean the text"))
+            }
+            return .success(.string(scalar.text))
+        }
+        var value = Value(node: node)
+        if type == .double, case .int(let int) = value { value = .double(Double(int)) }
+        if let problem = Definition.typeProblem(value, expected: type) { return .failure(problem) }
+        return .success(value)
+    }
+
+    /// Parses text from the command line, the environment or the REPL as a value of a type: `true`/`false`
+    /// for bool, core-schema numbers for int and double, the text itself for string, and JSON (or YAML flow
+    /// syntax) for list and object.
+    public static func parse(_ text: String, as type: ValueType) -> Result<Value, ValueProblem> {
+        if type == .string { return .success(.string(text)) }
+        let trimmed = text.trimmingWhitespace
+        if type == .list || type == .object {
+            let document = YAMLParser.parse(Array(trimmed.utf8), file: "value")
+            guard let root = document.root, document.problems.isEmpty else {
+                let detail = document.problems.first?.message ?? "empty value"
+                return .failure(ValueProblem("expected \(type.withArticle) in JSON syntax: \(detail)",
+                                             hint: type == .list ? "example: [1, 2, 3]" : "example: {\"a\": 1}"))
+            }
+            return from(root, as: type)
+        }
+        let scalar = Scalar(text: trimmed, style: .plain)
+        let node = Node(.scalar(scalar), location: SourceLocation(file: "value", line: 1, column: 1))
+        return from(node, as: type)
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing spaces, tabs and newlines.
+    var trimmingWhitespace: String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+}

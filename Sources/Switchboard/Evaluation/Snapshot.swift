@@ -1,0 +1,145 @@
+import YAML
+
+/// Everything needed to answer lookups at one moment: the registry and each key's value in every layer, resolved
+/// once when the snapshot is built. Immutable, so any number of threads read it without locks.
+public final class Snapshot: Sendable {
+    /// One key's resolution state.
+    public struct Entry: Sendable {
+        /// The definition.
+        public let definition: Definition
+        /// The winning override (file, env or runtime), if any.
+        public let override: Override?
+        /// Every override that applies, lowest layer first (for `explain`).
+        public let overrides: [Override]
+        /// Overrides that were skipped because their value does not fit the definition, with why.
+        public let rejected: [(override: Override, problem: ValueProblem)]
+        /// The resolution when the context does not matter (no targeting, or an override wins).
+        public let fixed: Resolution
+    }
+
+    /// The definitions.
+    public let registry: Registry
+    /// One entry per definition, in registry order.
+    public let entries: [Entry]
+    /// Warnings found while resolving: skipped override values, override keys with no definition.
+    public let diagnostics: [Diagnostic]
+    /// Runtime overrides whose key has no definition (kept in the store, not applied).
+    public let orphans: [String: RuntimeStore.Entry]
+    /// A number that changes with every rebuild, for ETags and health.
+    public let revision: UInt64
+
+    /// Resolves every key through the layers.
+    init(
+        registry: Registry, files: FileOverrides, environment: [String: String],
+        runtime: [String: RuntimeStore.Entry], revision: UInt64
+    ) {
+        self.registry = registry
+        self.revision = revision
+        var diagnostics: [Diagnostic] = []
+        var entries: [Entry] = []
+        entries.reserveCapacity(registry.count)
+        var claimedRuntimeKeys = Set<String>()
+        for definition in registry.definitions {
+            var overrides: [Override] = []
+            var rejected: [(Override, ValueProblem)] = []
+            if let entry = files.entries[definition.key] {
+                switch Value.from(entry.node, as: definition.type) {
+                case .success(let value):
+                    let override = Override(key: definition.key, value: value, layer: .file, origin: .file(entry.location))
+                    if let problem = definition.problem(with: value) {
+                        rejected.append((override, problem))
+                        diagnostics.append(.warning(at: entry.node.location,
+                                                    "override of \(definition.key) skipped: \(problem.message)",
+                                                    hint: problem.hint))
+                    } else {
+                        overrides.append(override)
+                    }
+                case .failure(let problem):
+                    let override = Override(key: definition.key, value: Value(node: entry.node), layer: .file,
+                                            origin: .file(entry.location))
+                    rejected.append((override, problem))
+                    diagnostics.append(.warning(at: entry.node.location,
+                                                "override of \(definition.key) skipped: \(problem.message)",
+                                                hint: problem.hint))
+                }
+            }
+            let variable = KeySyntax.environmentVariable(for: definition.key)
+            if let text = environment[variable] {
+                let origin = Origin.environment(variable: variable, text: text)
+                switch Value.parse(text, as: definition.type) {
+                case .success(let value):
+                    let override = Override(key: definition.key, value: value, layer: .env, origin: origin)
+                    if let problem = definition.problem(with: value) {
+                        rejected.append((override, problem))
+                        diagnostics.append(.warning(at: nil, "\(variable) skipped: \(problem.message)", hint: problem.hint))
+                    } else {
+                        overrides.append(override)
+                    }
+                case .failure(let problem):
+                    rejected.append((Override(key: definition.key, value: .string(text), layer: .env, origin: origin),
+                                     problem))
+                    diagnostics.append(.warning(at: nil, "\(variable) skipped: \(problem.message)", hint: problem.hint))
+                }
+            }
+            // The key's own override first; failing that, one stored under a key it was renamed from.
+            let stored = runtime[definition.key].map { (definition.key, $0) }
+                ?? definition.renamedFrom.lazy.compactMap { old in runtime[old].map { (old, $0) } }.first
+            if let (storedKey, entry) = stored {
+                claimedRuntimeKeys.insert(storedKey)
+                let origin = Origin.runtime(actor: entry.actor, time: entry.time,
+                                            storedAs: storedKey == definition.key ? nil : storedKey)
+                let override = Override(key: definition.key, value: entry.value, layer: .runtime, origin: origin)
+                let value = definition.type == .double ? entry.value.doubleValue.map(Value.double) ?? entry.value
+                    : entry.value
+                if let problem = definition.problem(with: value) {
+                    rejected.append((override, problem))
+                    diagnostics.append(.warning(at: nil, "runtime override of \(definition.key) skipped: \(problem.message)",
+                                                hint: problem.hint))
+                } else {
+                    overrides.append(Override(key: definition.key, value: value, layer: .runtime, origin: origin))
+                }
+            }
+            let winner = overrides.last
+            let fixed: Resolution = if let winner {
+                Resolution(value: winner.value, variant: definition.variant(for: winner.value), reason: .override,
+                           layer: winner.layer)
+            } else {
+                Resolution(value: definition.defaultValue, variant: definition.defaultVariant, reason: .static,
+                           layer: .default)
+            }
+            entries.append(Entry(definition: definition, override: winner, overrides: overrides, rejected: rejected,
+                                 fixed: fixed))
+        }
+        for key in files.entries.keys.sorted() where registry[key] == nil {
+            let entry = files.entries[key]!
+            let hint = Suggestions.nearest(to: key, in: registry.keys).map { "did you mean '\($0)'?" }
+                ?? "remove the override, or define the key"
+            diagnostics.append(.warning(at: entry.location, "override of \(key), which has no definition", hint: hint))
+        }
+        var orphans: [String: RuntimeStore.Entry] = [:]
+        for (key, entry) in runtime where !claimedRuntimeKeys.contains(key) && registry[key] == nil {
+            orphans[key] = entry
+        }
+        for key in orphans.keys.sorted() {
+            diagnostics.append(.warning(at: nil, "runtime override of \(key) is orphaned: no definition has this key",
+                                        hint: "it is kept in the store; `switchboard reset \(key)` removes it"))
+        }
+        self.entries = entries
+        self.diagnostics = diagnostics
+        self.orphans = orphans
+    }
+
+    /// The entry of a key.
+    @inlinable
+    public func entry(_ key: String) -> Entry? {
+        registry.position(of: key).map { entries[$0] }
+    }
+
+    /// Resolves a key for a context.
+    public func resolve(_ key: String, context: EvaluationContext = .empty) -> Resolution {
+        guard let position = registry.position(of: key) else {
+            return .failure(.flagNotFound, "no definition has the key \(key)")
+        }
+        return entries[position].fixed
+    }
+}

@@ -1,0 +1,49 @@
+/// Every definition, immutable and indexed by key, in declaration order (files in path order, then the order
+/// within each file).
+public struct Registry: Sendable {
+    /// The definitions in declaration order.
+    public let definitions: [Definition]
+    /// The definition files that were read, in the order they were read.
+    public let files: [String]
+    private let index: [String: Int]
+    private let renamed: [String: Int]
+
+    /// Creates a registry from definitions whose keys are unique.
+    public init(definitions: [Definition], files: [String] = []) {
+        self.definitions = definitions
+        self.files = files
+        var index: [String: Int] = [:]
+        var renamed: [String: Int] = [:]
+        index.reserveCapacity(definitions.count)
+        for (position, definition) in definitions.enumerated() {
+            index[definition.key] = position
+            for old in definition.renamedFrom { renamed[old] = position }
+        }
+        self.index = index
+        self.renamed = renamed
+    }
+
+    /// An empty registry.
+    public static let empty = Registry(definitions: [])
+
+    /// The definition of a key, if there is one.
+    public subscript(key: String) -> Definition? {
+        index[key].map { definitions[$0] }
+    }
+
+    /// The position of a key in ``definitions``.
+    public func position(of key: String) -> Int? {
+        index[key]
+    }
+
+    /// The definition that lists `oldKey` in its `renamed_from`.
+    public func definition(renamedFrom oldKey: String) -> Definition? {
+        renamed[oldKey].map { definitions[$0] }
+    }
+
+    /// Every key, in declaration order.
+    public var keys: [String] { definitions.map(\.key) }
+
+    /// The number of definitions.
+    public var count: Int { definitions.count }
+}

@@ -1,0 +1,95 @@
+import ArgumentParser
+import Switchboard
+import YAML
+
+/// `switchboard list`: every definition with its resolved value and the layer it comes from.
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List every definition: key, kind, type, default, resolved value, layer and description."
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "Only keys matching this glob pattern (checkout.*, *.max_*).")
+    var pattern: String?
+
+    func run() throws {
+        let board = try options.openBoard()
+        let entries = board.snapshot.entries.filter { pattern.map(Glob.init)?.matches($0.definition.key) ?? true }
+        if options.json {
+            print(Value.list(entries.map { $0.jsonValue }).json)
+            return
+        }
+        let terminal = Terminal.standardOutput
+        var table = Table(header: ["KEY", "KIND", "TYPE", "DEFAULT", "VALUE", "LAYER", "DESCRIPTION"])
+        for entry in entries {
+            let definition = entry.definition
+            let value = entry.fixed.value.map(\.shortText) ?? "—"
+            table.rows.append([
+                definition.key, definition.kind.rawValue, definition.type.rawValue,
+                definition.defaultValue.shortText, value, entry.fixed.layer?.rawValue ?? "",
+                definition.description.map { String($0.prefix(60)) } ?? "",
+            ])
+        }
+        terminal.write(table.render(terminal: terminal))
+    }
+}
+
+extension Snapshot.Entry {
+    /// The entry as JSON for `list --json`.
+    var jsonValue: Value {
+        let definition = self.definition
+        var object: [String: Value] = [
+            "key": .string(definition.key), "kind": .string(definition.kind.rawValue),
+            "type": .string(definition.type.rawValue), "default": definition.defaultValue,
+            "value": fixed.value ?? .null, "layer": fixed.layer.map { .string($0.rawValue) } ?? .null,
+            "location": .string(definition.location.description),
+        ]
+        if let description = definition.description { object["description"] = .string(description) }
+        if let variant = fixed.variant { object["variant"] = .string(variant) }
+        if let owner = definition.owner { object["owner"] = .string(owner) }
+        if let expires = definition.expires { object["expires"] = .string(expires.description) }
+        return .object(object)
+    }
+}
+
+extension Value {
+    /// A one-line rendering for tables: plain strings, compact JSON otherwise, cut at 40 characters.
+    var shortText: String {
+        let text = plainText
+        return text.count > 30 ? String(text.prefix(29)) + "…" : text
+    }
+}
+
+/// A shell-style glob: `*` any run of characters, `?` one character.
+struct Glob {
+    let pattern: [Character]
+
+    init(_ pattern: String) {
+        self.pattern = Array(pattern)
+    }
+
+    func matches(_ text: String) -> Bool {
+        let text = Array(text)
+        var p = 0, t = 0, star = -1, mark = 0
+        while t < text.count {
+            if p < pattern.count, pattern[p] == "?" || pattern[p] == text[t] {
+                p += 1
+                t += 1
+            } else if p < pattern.count, pattern[p] == "*" {
+                star = p
+                mark = t
+                p += 1
+            } else if star >= 0 {
+                p = star + 1
+                mark += 1
+                t = mark
+            } else {
+                return false
+            }
+        }
+        while p < pattern.count, pattern[p] == "*" { p += 1 }
+        return p == pattern.count
+    }
+}

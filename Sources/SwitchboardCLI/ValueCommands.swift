@@ -1,0 +1,209 @@
+import ArgumentParser
+import Foundation
+import Switchboard
+import YAML
+
+/// `switchboard get KEY`: the resolved value.
+struct GetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "get", abstract: "Print a key's resolved value (strings unquoted; --json for details).")
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "The key, e.g. checkout.new_flow.")
+    var key: String
+
+    func run() throws {
+        let board = try options.openBoard()
+        let resolution = board.resolve(key)
+        guard let value = resolution.value else {
+            let suggestions = board.registry.keys.nearest(to: key)
+            Terminal.standardError.write("error: unknown key '\(key)'"
+                + (suggestions.isEmpty ? "" : "\n  hint: did you mean \(suggestions.joined(separator: ", "))?") + "\n")
+            throw ExitCode(1)
+        }
+        if options.json {
+            print(resolution.jsonValue(key: key).json)
+        } else {
+            print(value.plainText)
+        }
+    }
+}
+
+/// `switchboard explain KEY`: every layer, its origin, and the winner.
+struct ExplainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain", abstract: "Show every layer's value for a key, where it came from, and which won.")
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "The key.")
+    var key: String
+
+    func run() throws {
+        let board = try options.openBoard()
+        guard let explanation = board.explain(key) else {
+            let suggestions = board.registry.keys.nearest(to: key)
+            Terminal.standardError.write("error: unknown key '\(key)'"
+                + (suggestions.isEmpty ? "" : "\n  hint: did you mean \(suggestions.joined(separator: ", "))?") + "\n")
+            throw ExitCode(1)
+        }
+        if options.json {
+            print(explanation.jsonValue.json)
+        } else {
+            Terminal.standardOutput.write(explanation.rendered(terminal: .standardOutput))
+        }
+    }
+}
+
+/// `switchboard set KEY VALUE`: a validated, persisted runtime override.
+struct SetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Set a runtime override; the value is checked against the definition and refused if it does not fit.")
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "The key.")
+    var key: String
+
+    @Argument(help: "The value, typed by the key's definition (true, 42, 1.5, text, [1,2], {\"a\":1}).")
+    var value: String
+
+    @Option(help: "Who is making the change, for the audit log (default: $SWITCHBOARD_ACTOR, else $USER).")
+    var actor: String?
+
+    func run() throws {
+        let board = try options.openBoard()
+        do {
+            try board.set(key, text: value, actor: actor ?? defaultActor())
+        } catch {
+            if options.json {
+                print(Value.object(["ok": false, "key": .string(key), "error": .string(error.description)]).json)
+            } else {
+                Terminal.standardError.write("error: \(error.description)\n")
+            }
+            throw ExitCode(1)
+        }
+        let resolution = board.resolve(key)
+        if options.json {
+            print(resolution.jsonValue(key: key).json)
+        } else {
+            print("\(key) = \(resolution.value?.plainText ?? "") (runtime)")
+        }
+    }
+}
+
+/// `switchboard reset KEY` / `reset --all`: removes runtime overrides.
+struct ResetCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reset", abstract: "Remove a key's runtime override, or every override with --all.")
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "The key.")
+    var key: String?
+
+    @Flag(help: "Remove every runtime override.")
+    var all = false
+
+    @Option(help: "Who is making the change, for the audit log.")
+    var actor: String?
+
+    func validate() throws {
+        if all == (key != nil) { throw ValidationError("give either a KEY or --all") }
+    }
+
+    func run() throws {
+        let board = try options.openBoard()
+        do {
+            if all {
+                try board.resetAll(actor: actor ?? defaultActor())
+            } else if let key {
+                try board.reset(key, actor: actor ?? defaultActor())
+            }
+        } catch {
+            Terminal.standardError.write("error: \(error.description)\n")
+            throw ExitCode(1)
+        }
+        if options.json {
+            print(Value.object(["ok": true]).json)
+        } else if let key {
+            let resolution = board.resolve(key)
+            print("\(key) = \(resolution.value?.plainText ?? "") (\(resolution.layer?.rawValue ?? ""))")
+        } else {
+            print("every runtime override removed")
+        }
+    }
+}
+
+extension [String] {
+    /// Keys near a mistyped one, for "did you mean".
+    func nearest(to key: String) -> [String] {
+        Suggestions.near(key, in: self)
+    }
+}
+
+extension Resolution {
+    /// The resolution as JSON for `--json` output.
+    func jsonValue(key: String) -> Value {
+        var object: [String: Value] = ["key": .string(key), "value": value ?? .null, "reason": .string(reason.rawValue)]
+        if let layer { object["layer"] = .string(layer.rawValue) }
+        if let variant { object["variant"] = .string(variant) }
+        if let errorCode { object["errorCode"] = .string(errorCode.rawValue) }
+        if let errorMessage { object["errorMessage"] = .string(errorMessage) }
+        return .object(object)
+    }
+}
+
+extension Explanation {
+    /// The explanation as JSON.
+    var jsonValue: Value {
+        let steps: [Value] = steps.map { step in
+            var object: [String: Value] = ["layer": .string(step.layer.rawValue), "value": step.value ?? .null]
+            if let origin = step.origin { object["origin"] = .string(origin) }
+            switch step.status {
+            case .absent: object["status"] = "absent"
+            case .winner: object["status"] = "winner"
+            case .shadowed: object["status"] = "shadowed"
+            case .rejected(let why):
+                object["status"] = "rejected"
+                object["problem"] = .string(why)
+            }
+            return .object(object)
+        }
+        return .object([
+            "key": .string(key), "type": .string(definition.type.rawValue), "kind": .string(definition.kind.rawValue),
+            "value": resolution.value ?? .null, "layer": resolution.layer.map { .string($0.rawValue) } ?? .null,
+            "reason": .string(resolution.reason.rawValue), "layers": .list(steps),
+            "environmentVariable": .string(environmentVariable),
+        ])
+    }
+
+    /// The explanation as text: a header, one line per layer (highest first), and the verdict.
+    func rendered(terminal: Terminal) -> String {
+        var out = terminal.bold(key) + " (\(definition.kind.rawValue), \(definition.type.rawValue))"
+        if let description = definition.description { out += " — \(description)" }
+        out += "\n"
+        for step in steps {
+            let layer = step.layer.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+            let value = (step.value.map(\.shortText) ?? "—").padding(toLength: 14, withPad: " ", startingAt: 0)
+            var origin = step.origin ?? ""
+            if step.layer == .env && step.value == nil { origin = "\(environmentVariable) not set" }
+            if step.layer == .file && step.value == nil { origin = "no override file sets it" }
+            if step.layer == .runtime && step.value == nil { origin = "no runtime override" }
+            let status: String = switch step.status {
+            case .winner: terminal.green("← wins")
+            case .shadowed: terminal.dim("(shadowed)")
+            case .rejected(let why): terminal.yellow("(skipped: \(why))")
+            case .absent: ""
+            }
+            out += "  \(layer) \(value) \(origin)  \(status)\n"
+        }
+        let winner = resolution.layer?.rawValue ?? "none"
+        out += "value: \(resolution.value?.plainText ?? "—") from the \(winner) layer"
+        if let variant = resolution.variant { out += " (variant \(variant))" }
+        out += "\n"
+        return out
+    }
+}
