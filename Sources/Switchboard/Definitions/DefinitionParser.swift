@@ -102,6 +102,9 @@ struct DefinitionParser {
             return
         }
         var node: [String: Node] = [:]
+        var keyNode: [String: Node] = [:]
+        // A misspelt required field is reported once, as the typo, not again as missing.
+        var misspelt = Set<String>()
         for field in fields {
             guard let name = field.key.scalar?.text else {
                 error(field.key, "expected a field name, found \(field.key.kindDescription)")
@@ -109,12 +112,15 @@ struct DefinitionParser {
             }
             if Self.definitionFields.contains(name) {
                 node[name] = field.value
+                keyNode[name] = field.key
             } else {
                 unknownField(field.key, name, known: Self.definitionFields, where: "in \(key)")
+                if let meant = Suggestions.nearest(to: name, in: Self.definitionFields) { misspelt.insert(meant) }
             }
         }
         let errorsBefore = diagnostics.count(where: \.isError)
         guard let typeNode = node["type"] else {
+            if misspelt.contains("type") { return }
             error(entry.key, "\(key) has no `type`",
                   hint: "add `type:` with one of \(ValueType.allCases.map(\.rawValue).joined(separator: ", "))")
             return
@@ -147,11 +153,17 @@ struct DefinitionParser {
             }
             definition.renamedFrom = names.filter(KeySyntax.isValid)
         }
-        parseConstraints(&definition, node)
+        if node["variants"] != nil, let valuesKey = keyNode["values"] {
+            error(valuesKey, "\(key) has both `variants` and `values`",
+                  hint: "use variants for named values, or values for a list of allowed values, not both")
+            node["values"] = nil
+        }
+        parseConstraints(&definition, node, keys: keyNode)
         if let variantsNode = node["variants"] {
             parseVariants(&definition, variantsNode)
         }
         guard let defaultNode = node["default"] else {
+            if misspelt.contains("default") { return }
             error(entry.key, "\(key) has no `default`", hint: "add `default:` with \(type.withArticle) value")
             return
         }
@@ -193,11 +205,6 @@ struct DefinitionParser {
                   hint: "for example `variants: { control: blue, treatment: green }`")
             return
         }
-        if definition.allowedValues != nil {
-            error(node, "\(definition.key) has both `variants` and `values`",
-                  hint: "use variants for named values, or values for a list of allowed values, not both")
-            return
-        }
         for pair in pairs {
             guard let name = pair.key.scalar?.text, !name.isEmpty else {
                 error(pair.key, "a variant name must be a string")
@@ -212,12 +219,12 @@ struct DefinitionParser {
         }
     }
 
-    mutating func parseConstraints(_ definition: inout Definition, _ node: [String: Node]) {
+    mutating func parseConstraints(_ definition: inout Definition, _ node: [String: Node], keys: [String: Node]) {
         let type = definition.type
         let isNumber = type == .int || type == .double
         if let valuesNode = node["values"] {
             if !(isNumber || type == .string) {
-                error(valuesNode, "`values` applies to int, double and string definitions, not \(type)")
+                error(keys["values"] ?? valuesNode, "`values` applies to int, double and string definitions, not \(type)")
             } else if let items = valuesNode.items, !items.isEmpty {
                 var values: [Value] = []
                 for item in items {
@@ -241,7 +248,7 @@ struct DefinitionParser {
         for field in ["min", "max"] {
             guard let bound = node[field] else { continue }
             guard isNumber else {
-                error(bound, "`\(field)` applies to int and double definitions, not \(type)")
+                error(keys[field] ?? bound, "`\(field)` applies to int and double definitions, not \(type)")
                 continue
             }
             switch Value.from(bound, as: type) {
@@ -254,10 +261,13 @@ struct DefinitionParser {
         if let minimum = definition.minimum, let maximum = definition.maximum, minimum > maximum, let at = node["min"] {
             error(at, "min \(Definition.format(minimum)) is greater than max \(Definition.format(maximum))",
                   hint: "swap them, or fix the one that is wrong")
+            // No value can meet swapped bounds; checking the default against them would only add noise.
+            definition.minimum = nil
+            definition.maximum = nil
         }
         if let patternNode = node["pattern"] {
             if type != .string {
-                error(patternNode, "`pattern` applies to string definitions, not \(type)")
+                error(keys["pattern"] ?? patternNode, "`pattern` applies to string definitions, not \(type)")
             } else if let pattern = patternNode.scalar?.text {
                 do {
                     _ = try Regex(pattern)

@@ -95,7 +95,7 @@ extension Value: CustomStringConvertible {
 }
 
 extension Value: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+    ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
     /// `true` / `false`.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
@@ -111,6 +111,4 @@ extension Value: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, Expre
     public init(dictionaryLiteral elements: (String, Value)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
-    /// `nil` is `null`.
-    public init(nilLiteral: ()) { self = .null }
 }

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import Switchboard
+
+/// The `switchboard` executable end to end: output, JSON and exit codes.
+struct CommandLineTests {
+    @Test func validateReportsAndExitsOne() throws {
+        let directory = TemporaryDirectory()
+        directory.write("flags/a.yaml", "flags:\n  a:\n    type: bool\n    default: yes\n")
+        let result = try runSwitchboard(["validate", "--flags", directory.path + "/flags"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("a.yaml:4:14: error: default of a: expected a bool, found the string \"yes\""))
+        #expect(result.stdout.contains("1 definitions in 1 file, 1 error, 0 warnings") == false)
+        #expect(result.stdout.contains("0 definitions in 1 file, 1 error, 0 warnings"))
+    }
+
+    @Test func validateJSON() throws {
+        let directory = TemporaryDirectory()
+        directory.write("flags/a.yaml", "flags:\n  a:\n    type: bool\n    default: true\n    expires: 2020-01-01\n")
+        let result = try runSwitchboard(["validate", "--json", "--flags", directory.path + "/flags"])
+        #expect(result.status == 0)
+        let json = try Value(json: result.stdout)
+        #expect(json.objectValue?["ok"] == true)
+        #expect(json.objectValue?["warnings"] == 1)
+    }
+
+    @Test func usageErrorExitsTwo() throws {
+        #expect(try runSwitchboard(["reset"]).status == 2)
+        #expect(try runSwitchboard(["frobnicate"]).status == 2)
+    }
+
+    @Test func setGetExplainResetRoundTrip() throws {
+        let (directory, flags) = makeProject()
+        #expect(try runSwitchboard(["set", "--flags", flags, "app.upload.max_mb", "100", "--actor", "alice"]).status == 0)
+        #expect(try runSwitchboard(["get", "--flags", flags, "app.upload.max_mb"]).stdout == "100\n")
+        let explain = try runSwitchboard(["explain", "--flags", flags, "app.upload.max_mb"],
+                                         environment: ["SWITCHBOARD_APP__UPLOAD__MAX_MB": "50"])
+        #expect(explain.stdout.contains("runtime  100"))
+        #expect(explain.stdout.contains("set by alice"))
+        #expect(explain.stdout.contains("env      50             SWITCHBOARD_APP__UPLOAD__MAX_MB=50  (shadowed)"))
+        #expect(explain.stdout.contains("value: 100 from the runtime layer"))
+        let refused = try runSwitchboard(["set", "--flags", flags, "app.upload.max_mb", "9000"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("9000 is above the maximum 500"))
+        #expect(try runSwitchboard(["reset", "--flags", flags, "app.upload.max_mb"]).status == 0)
+        let json = try runSwitchboard(["get", "--json", "--flags", flags, "app.upload.max_mb"])
+        #expect(try Value(json: json.stdout).objectValue?["layer"] == "default")
+        _ = directory
+    }
+
+    @Test func listShowsResolvedValuesAndFiltersByGlob() throws {
+        let (directory, flags) = makeProject()
+        let result = try runSwitchboard(["list", "--flags", flags, "app.upload.*"],
+                                        environment: ["SWITCHBOARD_APP__UPLOAD__MAX_MB": "7"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[1].contains("app.upload.max_mb") && lines[1].contains("  7  ") && lines[1].contains("env"))
+        _ = directory
+    }
+
+    @Test func unknownKeyExitsOneWithSuggestion() throws {
+        let (directory, flags) = makeProject()
+        let result = try runSwitchboard(["get", "--flags", flags, "app.new_flw"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("did you mean app.new_flow?"))
+        _ = directory
+    }
+
+    @Test func exampleFlagsValidate() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../flags")
+        let result = try runSwitchboard(["validate", "--flags", root.standardizedFileURL.path])
+        #expect(result.status == 0, "\(result.stdout)")
+    }
+}

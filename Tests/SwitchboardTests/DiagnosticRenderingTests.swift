@@ -1,0 +1,44 @@
+import Testing
+@testable import Switchboard
+import YAML
+
+/// Diagnostics render in one exact form, with hints that help.
+struct DiagnosticRenderingTests {
+    func errors(_ text: String) -> [String] {
+        DefinitionLoader.load(sources: [("flags/c.yaml", Array(text.utf8))]).errors.map(\.description)
+    }
+
+    @Test func unknownFieldSuggestsTheNearestField() {
+        #expect(errors("flags:\n  a:\n    type: bool\n    default: true\n    ownr: me\n") == [
+            "flags/c.yaml:5:5: error: unknown field 'ownr' in a\n  hint: did you mean 'owner'?",
+        ])
+    }
+
+    @Test func boolWrittenYesSaysToWriteTrue() {
+        #expect(errors("flags:\n  a:\n    type: bool\n    default: yes\n") == [
+            "flags/c.yaml:4:14: error: default of a: expected a bool, found the string \"yes\"\n"
+                + "  hint: write true (only true and false are booleans in YAML 1.2)",
+        ])
+    }
+
+    @Test func defaultOutsideValuesListsTheAllowedValues() {
+        #expect(errors("preferences:\n  t:\n    type: string\n    values: [light, dark]\n    default: blue\n") == [
+            "flags/c.yaml:5:14: error: default of t: blue is not an allowed value of t\n"
+                + "  hint: allowed values: light, dark",
+        ])
+    }
+
+    @Test func invalidKeySuggestsAValidSpelling() {
+        #expect(errors("flags:\n  New Flow:\n    type: bool\n    default: true\n") == [
+            "flags/c.yaml:2:3: error: invalid key 'New Flow'\n"
+                + "  hint: keys are dot-separated segments of lowercase letters, digits, '_' and '-'; try 'new_flow'",
+        ])
+    }
+
+    @Test func intWrittenAsDecimal() {
+        #expect(errors("preferences:\n  n:\n    type: int\n    default: 2.0\n") == [
+            "flags/c.yaml:4:14: error: default of n: expected an int, found the double 2.0\n"
+                + "  hint: write it without a decimal point",
+        ])
+    }
+}

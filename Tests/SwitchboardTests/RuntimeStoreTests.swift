@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import Switchboard
+
+/// The runtime store: persistence, audit log, corrupt files, orphans and renamed keys.
+struct RuntimeStoreTests {
+    @Test func overridesPersistAcrossBoards() throws {
+        let (directory, flags) = makeProject()
+        try openBoard(flags).set("app.new_flow", to: true, actor: "alice")
+        let again = try openBoard(flags)
+        #expect(again.bool("app.new_flow", default: false))
+        let explanation = try #require(again.explain("app.new_flow"))
+        guard case .winner = explanation.steps[0].status else {
+            Issue.record("runtime should win")
+            return
+        }
+        #expect(explanation.steps[0].origin?.hasPrefix("set by alice at 20") == true)
+        #expect(directory.read(".switchboard/overrides.json")?.contains("\"app.new_flow\"") == true)
+    }
+
+    @Test func auditLogRecordsEveryChange() throws {
+        let (directory, flags) = makeProject()
+        let board = try openBoard(flags)
+        try board.set("app.upload.max_mb", to: 100, actor: "alice")
+        try board.set("app.upload.max_mb", to: 200, actor: "bob")
+        try board.set("app.upload.max_mb", to: 200, actor: "bob")  // no change, no record
+        try board.reset("app.upload.max_mb", actor: "carol")
+        let log = board.auditLog()
+        #expect(log.map(\.actor) == ["alice", "bob", "carol"])
+        #expect(log.map(\.old) == [nil, .int(100), .int(200)])
+        #expect(log.map(\.new) == [.int(100), .int(200), nil])
+        #expect(log.allSatisfy { $0.key == "app.upload.max_mb" && $0.time.hasSuffix("Z") })
+        let lines = try #require(directory.read(".switchboard/audit.jsonl")).split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[0].contains("\"actor\":\"alice\""))
+    }
+
+    @Test func corruptStoreIsReportedAndNeverOverwritten() throws {
+        let (directory, flags) = makeProject()
+        let garbage = "{\"overrides\": {\"app.new_flow\": {\"value\": tru"
+        directory.write(".switchboard/overrides.json", garbage)
+        let board = try openBoard(flags)
+        let problem = try #require(board.storeProblem)
+        #expect(problem.message.contains("is corrupt"))
+        #expect(problem.hint?.contains("left as it is") == true)
+        #expect(board.bool("app.new_flow", default: true) == false)
+        #expect(throws: Board.SetError.self) { try board.set("app.new_flow", to: true, actor: "t") }
+        #expect(throws: Board.SetError.self) { try board.resetAll(actor: "t") }
+        #expect(directory.read(".switchboard/overrides.json") == garbage)
+    }
+
+    @Test func orphanedOverridesAreKeptAndReported() throws {
+        let (directory, flags) = makeProject()
+        try openBoard(flags).set("app.stress.a", to: 3, actor: "t")
+        directory.write("flags/app.yaml", sampleDefinitions.replacingOccurrences(of: "stress.a:", with: "stress.c:"))
+        let board = try openBoard(flags)
+        #expect(board.snapshot.orphans["app.stress.a"]?.value == .int(3))
+        #expect(board.diagnostics.contains { $0.message == "runtime override of app.stress.a is orphaned: no definition has this key" })
+        try board.set("app.new_flow", to: true, actor: "t")
+        #expect(directory.read(".switchboard/overrides.json")?.contains("app.stress.a") == true)
+        try board.reset("app.stress.a", actor: "t")
+        #expect(directory.read(".switchboard/overrides.json")?.contains("app.stress.a") == false)
+    }
+
+    @Test func renamedKeysKeepTheirOverrides() throws {
+        let (directory, flags) = makeProject()
+        directory.write(".switchboard/overrides.json", """
+            {"version": 1, "overrides": {"app.quick_pay": {"value": true, "actor": "old", "time": "2026-01-01T00:00:00Z"}}}
+            """)
+        let board = try openBoard(flags)
+        #expect(board.bool("app.express_pay", default: false))
+        #expect(board.snapshot.orphans.isEmpty)
+        let origin = board.explain("app.express_pay")?.steps[0].origin
+        #expect(origin == "set by old at 2026-01-01T00:00:00Z (stored as app.quick_pay, renamed)")
+        try board.set("app.express_pay", to: false, actor: "t")
+        let stored = try #require(directory.read(".switchboard/overrides.json"))
+        #expect(!stored.contains("quick_pay"))
+    }
+
+    @Test func statePathCanBeChosen() throws {
+        let (directory, flags) = makeProject()
+        let board = try Board(directory: flags, options: .init(
+            statePath: directory.path + "/elsewhere/state.json", environment: [:], pollInterval: nil))
+        try board.set("app.new_flow", to: true, actor: "t")
+        #expect(directory.read("elsewhere/state.json") != nil)
+        let viaEnvironment = try Board(directory: flags, options: .init(
+            environment: ["SWITCHBOARD_STATE": directory.path + "/elsewhere/state.json"], pollInterval: nil))
+        #expect(viaEnvironment.bool("app.new_flow", default: false))
+    }
+}

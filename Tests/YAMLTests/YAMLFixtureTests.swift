@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import YAML
+
+/// Each broken file in Fixtures/ is reported at the exact line and column, with libyaml's problem and context.
+struct YAMLFixtureTests {
+    struct Expectation: Decodable, Sendable, CustomTestStringConvertible {
+        var file = ""
+        let line: Int
+        let column: Int
+        let contains: String
+        var testDescription: String { file }
+
+        private enum CodingKeys: String, CodingKey { case line, column, contains }
+    }
+
+    static let fixtures = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!
+
+    static let expectations: [Expectation] = {
+        let data = try! Data(contentsOf: fixtures.appendingPathComponent("expectations.json"))
+        let table = try! JSONDecoder().decode([String: Expectation].self, from: data)
+        return table.map { name, expectation in
+            var expectation = expectation
+            expectation.file = name
+            return expectation
+        }.sorted { $0.file < $1.file }
+    }()
+
+    @Test(arguments: expectations)
+    func reportsProblemAtExactPosition(_ expectation: Expectation) throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.fixtures.appendingPathComponent(expectation.file)))
+        let document = YAMLParser.parse(bytes, file: expectation.file)
+        let problem = try #require(document.problems.first)
+        #expect(problem.location.line == expectation.line)
+        #expect(problem.location.column == expectation.column)
+        #expect(problem.message.contains(expectation.contains), "\(problem.message)")
+        #expect(problem.hint != nil)
+        #expect(document.problems.count == 1)
+    }
+
+    @Test func emptyFileIsEmptyNotAnError() throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.fixtures.appendingPathComponent("empty.yaml")))
+        let document = YAMLParser.parse(bytes, file: "empty.yaml")
+        #expect(document.isEmpty)
+        #expect(document.problems.isEmpty)
+        #expect(document.root == nil)
+    }
+
+    @Test func everyFixtureHasAnExpectation() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.fixtures.path)
+            .filter { $0.hasSuffix(".yaml") && $0 != "empty.yaml" }
+        #expect(Set(names) == Set(Self.expectations.map(\.file)))
+    }
+
+    @Test func syntaxErrorRendersAsPathLineColumn() {
+        let document = YAMLParser.parse(Array("a: 'open\n".utf8), file: "flags/x.yaml")
+        #expect(document.problems.map(\.description) == [
+            "flags/x.yaml:2:1: error: found unexpected end of stream (while scanning a quoted scalar)\n"
+                + "  hint: close the quote opened at 1:4",
+        ])
+    }
+
+    @Test func utf16IsRejected() {
+        let document = YAMLParser.parse([0xFF, 0xFE, 0x61, 0x00], file: "x.yaml")
+        #expect(document.problems.first?.message.contains("UTF-16") == true)
+    }
+}
