@@ -23,7 +23,7 @@ let package = Package(
         // A YAML node tree with source positions, built on libyaml's event API. Knows nothing about flags.
         .target(name: "YAML", dependencies: ["CLibYAML"]),
         // Definitions, registry, layers, evaluation and the typed lookup API.
-        .target(name: "Switchboard", dependencies: ["YAML"], exclude: ["Targeting"]),
+        .target(name: "Switchboard", dependencies: ["YAML"]),
         // The `switchboard` command line.
         .executableTarget(
             name: "SwitchboardCLI",
@@ -37,7 +37,6 @@ let package = Package(
         .testTarget(
             name: "SwitchboardTests",
             dependencies: ["Switchboard", "SwitchboardCLI"],
-            exclude: ["JSONLogicTests.swift", "FractionalTests.swift", "SemVerTests.swift", "FlagdConformanceTests.swift"],
             resources: [.copy("Fixtures")]
         ),
     ]
