@@ -31,7 +31,7 @@ let package = Package(
                 "Switchboard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            exclude: ["ServeCommand.swift"]
+            exclude: ["ServeCommand.swift", "GenerateCommand.swift"]
         ),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"], resources: [.copy("Fixtures")]),
         .testTarget(

@@ -32,6 +32,10 @@ public final class Board: Sendable {
         /// Whether a change to definition or override files reloads them (the runtime store is always watched
         /// when polling is on).
         public var watchDefinitions: Bool
+        /// The bucketing algorithm of rollouts and flagd `fractional` for definitions that do not choose one:
+        /// flagd's current ``FractionalAlgorithm/v3``, or ``FractionalAlgorithm/v2`` to keep assignments made
+        /// before flagd's switch.
+        public var fractionalAlgorithm: FractionalAlgorithm = .v3
 
         /// Creates options; by default they read the process environment and poll every 250 ms.
         public init(
@@ -130,7 +134,8 @@ public final class Board: Sendable {
         }
         state.sourceFingerprints = Self.fingerprints(of: report.registry.files + files.files)
         let snapshot = Snapshot(registry: state.registry, files: files, environment: options.environment,
-                                runtime: state.runtime, revision: state.revision)
+                                runtime: state.runtime, revision: state.revision,
+                                fractionalAlgorithm: options.fractionalAlgorithm)
         self.cell = SnapshotCell(snapshot)
         self.state = Mutex(state)
         if let interval = options.pollInterval { startWatching(every: interval) }
@@ -196,7 +201,9 @@ public final class Board: Sendable {
     func lookup<T>(_ key: String, _ convert: (Value) -> T?) -> T? {
         cell.read { snapshot in
             guard let position = snapshot.registry.position(of: key) else { return nil }
-            return snapshot.entries[position].fixed.value.flatMap(convert)
+            let entry = snapshot.entries[position]
+            if entry.isDynamic { return snapshot.evaluate(position, context: .empty).resolution.value.flatMap(convert) }
+            return entry.fixed.value.flatMap(convert)
         }
     }
 
@@ -354,6 +361,19 @@ public final class Board: Sendable {
         }
     }
 
+    /// The diagnostics about overrides only: skipped file and env values, orphaned runtime overrides, override
+    /// file warnings and a corrupt store. Definition warnings (stale flags) are `validate`'s business.
+    public var overrideDiagnostics: [Diagnostic] {
+        let snapshot = cell.snapshot
+        return state.withLock { state in
+            var all = state.files.diagnostics + snapshot.diagnostics
+            if let problem = state.storeProblem {
+                all.append(.error(at: nil, problem.message, hint: problem.hint))
+            }
+            return Diagnostic.sorted(all)
+        }
+    }
+
     /// The problem with the runtime store, when it does not parse.
     public var storeProblem: RuntimeStore.StoreError? {
         state.withLock { $0.storeProblem }
@@ -418,7 +438,8 @@ public final class Board: Sendable {
             change(&state)
             state.revision += 1
             let snapshot = Snapshot(registry: state.registry, files: state.files, environment: options.environment,
-                                    runtime: state.runtime, revision: state.revision)
+                                    runtime: state.runtime, revision: state.revision,
+                                    fractionalAlgorithm: options.fractionalAlgorithm)
             let old = cell.replace(with: snapshot)
             return (Self.differences(from: old, to: snapshot), Array(state.subscribers.values))
         }

@@ -14,21 +14,27 @@ struct ListCommand: ParsableCommand {
     @Argument(help: "Only keys matching this glob pattern (checkout.*, *.max_*).")
     var pattern: String?
 
+    @OptionGroup var evaluation: ContextOptions
+
     func run() throws {
         let board = try options.openBoard()
-        let entries = board.snapshot.entries.filter { pattern.map(Glob.init)?.matches($0.definition.key) ?? true }
+        let snapshot = board.snapshot
+        let context = evaluation.context
+        let glob = pattern.map(Glob.init)
+        let rows = snapshot.entries.indices.filter { glob?.matches(snapshot.entries[$0].definition.key) ?? true }
+            .map { (entry: snapshot.entries[$0], resolution: snapshot.evaluate($0, context: context).resolution) }
         if options.json {
-            print(Value.list(entries.map { $0.jsonValue }).json)
+            print(Value.list(rows.map { $0.entry.jsonValue(resolution: $0.resolution) }).json)
             return
         }
         let terminal = Terminal.standardOutput
         var table = Table(header: ["KEY", "KIND", "TYPE", "DEFAULT", "VALUE", "LAYER", "DESCRIPTION"])
-        for entry in entries {
+        for (entry, resolution) in rows {
             let definition = entry.definition
-            let value = entry.fixed.value.map(\.shortText) ?? "—"
+            let value = resolution.value.map(\.shortText) ?? "—"
             table.rows.append([
                 definition.key, definition.kind.rawValue, definition.type.rawValue,
-                definition.defaultValue.shortText, value, entry.fixed.layer?.rawValue ?? "",
+                definition.hasDefault ? definition.defaultValue.shortText : "—", value, resolution.layer?.rawValue ?? "",
                 definition.description.map { String($0.prefix(60)) } ?? "",
             ])
         }
@@ -37,9 +43,10 @@ struct ListCommand: ParsableCommand {
 }
 
 extension Snapshot.Entry {
-    /// The entry as JSON for `list --json`.
-    var jsonValue: Value {
+    /// The entry as JSON for `list --json`, with its resolution for the context listed.
+    func jsonValue(resolution: Resolution) -> Value {
         let definition = self.definition
+        let fixed = resolution
         var object: [String: Value] = [
             "key": .string(definition.key), "kind": .string(definition.kind.rawValue),
             "type": .string(definition.type.rawValue), "default": definition.defaultValue,

@@ -61,7 +61,7 @@ struct GlobalOptions: ParsableArguments {
     func openBoard() throws -> Board {
         do {
             let board = try Board(directory: flags, options: boardOptions)
-            for diagnostic in board.diagnostics where !json {
+            for diagnostic in board.overrideDiagnostics where !json {
                 Terminal.standardError.print(diagnostic: diagnostic)
             }
             return board

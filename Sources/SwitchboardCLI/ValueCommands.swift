@@ -13,10 +13,17 @@ struct GetCommand: ParsableCommand {
     @Argument(help: "The key, e.g. checkout.new_flow.")
     var key: String
 
+    @OptionGroup var evaluation: ContextOptions
+
     func run() throws {
         let board = try options.openBoard()
-        let resolution = board.resolve(key)
+        let resolution = board.resolve(key, context: evaluation.context)
         guard let value = resolution.value else {
+            if board.registry[key] != nil {
+                // Defined, but nothing to serve (a flagd flag that is off or has no default variant).
+                if options.json { print(resolution.jsonValue(key: key).json) } else { print("(no value: \(resolution.reason.rawValue))") }
+                return
+            }
             let suggestions = board.registry.keys.nearest(to: key)
             Terminal.standardError.write("error: unknown key '\(key)'"
                 + (suggestions.isEmpty ? "" : "\n  hint: did you mean \(suggestions.joined(separator: ", "))?") + "\n")
@@ -40,9 +47,11 @@ struct ExplainCommand: ParsableCommand {
     @Argument(help: "The key.")
     var key: String
 
+    @OptionGroup var evaluation: ContextOptions
+
     func run() throws {
         let board = try options.openBoard()
-        guard let explanation = board.explain(key) else {
+        guard let explanation = board.explain(key, context: evaluation.context) else {
             let suggestions = board.registry.keys.nearest(to: key)
             Terminal.standardError.write("error: unknown key '\(key)'"
                 + (suggestions.isEmpty ? "" : "\n  hint: did you mean \(suggestions.joined(separator: ", "))?") + "\n")
@@ -177,6 +186,7 @@ extension Explanation {
             "value": resolution.value ?? .null, "layer": resolution.layer.map { .string($0.rawValue) } ?? .null,
             "reason": .string(resolution.reason.rawValue), "layers": .list(steps),
             "environmentVariable": .string(environmentVariable),
+            "targeting": targeting.map(Value.string) ?? .null,
         ])
     }
 
@@ -200,6 +210,7 @@ extension Explanation {
             }
             out += "  \(layer) \(value) \(origin)  \(status)\n"
         }
+        if let targeting { out += "  targeting: \(targeting)\n" }
         let winner = resolution.layer?.rawValue ?? "none"
         out += "value: \(resolution.value?.plainText ?? "—") from the \(winner) layer"
         if let variant = resolution.variant { out += " (variant \(variant))" }

@@ -56,8 +56,7 @@ extension Definition {
 
     /// Whether a string matches a pattern as a whole. An invalid pattern matches nothing (the loader reports it).
     static func matches(_ string: String, pattern: String) -> Bool {
-        guard let regex = try? Regex(pattern) else { return false }
-        return (try? regex.wholeMatch(in: string)) != nil
+        RegularExpression(pattern)?.matchesWhole(string) ?? false
     }
 
     /// Equality that treats an int and a double of the same number as equal (values lists of doubles).

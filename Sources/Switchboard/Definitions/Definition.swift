@@ -40,6 +40,15 @@ public struct Definition: Sendable {
     public var pattern: String?
     /// Earlier keys whose persisted overrides now belong to this one.
     public var renamedFrom: [String]
+    /// Targeting compiled to the flagd engine (rules, rollouts, prerequisites, kill switch, flagd flags).
+    public var targeting: DefinitionTargeting?
+    /// Whether the definition has a default value; flagd flags without a `defaultVariant` do not, and their
+    /// callers get their own default.
+    public var hasDefault = true
+    /// Metadata served with evaluations (flagd files' `metadata`).
+    public var metadata: [String: Value] = [:]
+    /// The targeting fields as written, until every file's segments are known.
+    var pending: PendingTargeting?
     /// Where the definition's key is written.
     public var location: SourceLocation
     /// Where its default is written.

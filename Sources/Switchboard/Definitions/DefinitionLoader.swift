@@ -35,8 +35,9 @@ public struct LoadError: Error, Sendable, CustomStringConvertible {
 
 /// Reads definitions files into a ``Registry``.
 ///
-/// A directory load reads every `*.yaml` and `*.yml` file below the directory, in byte order of their relative
-/// paths, skipping hidden folders, `environments/` (override files) and `*.overrides.yaml` files.
+/// A directory load reads every `*.yaml` and `*.yml` file below the directory (and flagd's `*.flagd.json`), in
+/// byte order of their relative paths, skipping hidden folders, `environments/` (override files) and
+/// `*.overrides.yaml` files. Files named `*.flagd.yaml`, `*.flagd.yml` or `*.flagd.json` are read in flagd's format.
 public enum DefinitionLoader {
     /// Loads every definitions file below a directory.
     public static func load(directory: String, today: Day = .today()) -> LoadReport {
@@ -66,15 +67,32 @@ public enum DefinitionLoader {
     public static func load(sources: [(path: String, bytes: [UInt8])], today: Day = .today()) -> LoadReport {
         var definitions: [Definition] = []
         var diagnostics: [Diagnostic] = []
+        var segments: [String: (conditions: Node, location: SourceLocation)] = [:]
         for source in sources {
+            if FlagdFiles.isFlagdFile(source.path) {
+                let (flagSet, flagdDiagnostics) = FlagdFlagSet.parse(source.bytes, file: source.path)
+                definitions.append(contentsOf: FlagdFiles.definitions(of: flagSet, file: source.path))
+                diagnostics.append(contentsOf: FlagdFiles.tolerated(flagdDiagnostics, loaded: !flagSet.flags.isEmpty))
+                continue
+            }
             let document = YAMLParser.parse(source.bytes, file: source.path)
             var parser = DefinitionParser(file: source.path, today: today)
             parser.parse(document)
             definitions.append(contentsOf: parser.definitions)
             diagnostics.append(contentsOf: parser.diagnostics)
+            for segment in parser.segments {
+                if let first = segments[segment.name] {
+                    diagnostics.append(.error(at: segment.location,
+                                              "segment \(segment.name) is already defined at \(first.location)",
+                                              hint: "segments are shared by every file; give this one another name"))
+                } else {
+                    segments[segment.name] = (segment.conditions, segment.location)
+                }
+            }
         }
-        let (unique, conflicts) = checkAcrossFiles(definitions)
+        var (unique, conflicts) = checkAcrossFiles(definitions)
         diagnostics.append(contentsOf: conflicts)
+        diagnostics.append(contentsOf: compileTargeting(&unique, segments: segments))
         let registry = Registry(definitions: unique, files: sources.map(\.path))
         return LoadReport(registry: registry, diagnostics: Diagnostic.sorted(diagnostics))
     }
@@ -125,6 +143,96 @@ public enum DefinitionLoader {
         return (unique, diagnostics)
     }
 
+    /// Compiles every definition's readable targeting once all segments are known, then checks prerequisites:
+    /// each names a defined flag and a value it can have, and no chain of them loops.
+    static func compileTargeting(
+        _ definitions: inout [Definition], segments: [String: (conditions: Node, location: SourceLocation)]
+    ) -> [Diagnostic] {
+        var compiler = RuleCompiler(segments: segments)
+        var rejected = Set<Int>()
+        var requirements: [Int: Node] = [:]
+        for index in definitions.indices {
+            guard let pending = definitions[index].pending else { continue }
+            let errorsBefore = compiler.diagnostics.count
+            definitions[index].targeting = compiler.compile(pending, for: definitions[index])
+            definitions[index].pending = nil
+            if compiler.diagnostics.count > errorsBefore { rejected.insert(index) }
+            if let requires = pending.requires { requirements[index] = requires }
+        }
+        var diagnostics = compiler.diagnostics
+        let positions = Dictionary(definitions.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
+        for (index, node) in requirements.sorted(by: { $0.key < $1.key }) {
+            var prerequisites: [DefinitionTargeting.Prerequisite] = []
+            for item in node.items ?? [node] {
+                let fields = Dictionary((item.pairs ?? []).map { ($0.key.scalar?.text ?? "", $0.value) },
+                                        uniquingKeysWith: { first, _ in first })
+                guard let flagNode = fields["flag"], let key = flagNode.scalar?.text, let valueNode = fields["value"],
+                      fields.count == 2
+                else {
+                    diagnostics.append(.error(at: item.location, "a requirement is `{ flag: KEY, value: VALUE }`",
+                                              hint: "for example `requires: { flag: checkout.payments_v2, value: true }`"))
+                    rejected.insert(index)
+                    continue
+                }
+                guard let position = positions[key] else {
+                    let hint = Suggestions.nearest(to: key, in: positions.keys).map { "did you mean '\($0)'?" }
+                    diagnostics.append(.error(at: flagNode.location, "requires unknown flag '\(key)'", hint: hint))
+                    rejected.insert(index)
+                    continue
+                }
+                let other = definitions[position]
+                switch Value.from(valueNode, as: other.type) {
+                case .failure(let problem):
+                    diagnostics.append(.error(at: valueNode.location, "required value of \(key): \(problem.message)",
+                                              hint: problem.hint))
+                    rejected.insert(index)
+                case .success(let value):
+                    prerequisites.append(.init(key: key, value: value, location: flagNode.location))
+                }
+            }
+            if definitions[index].targeting == nil, !rejected.contains(index) {
+                let definition = definitions[index]
+                var outcomes: [String: DefinitionTargeting.Outcome] = [:]
+                outcomes["#default"] = .init(value: definition.defaultValue, variant: definition.defaultVariant)
+                let flag = FlagdFlag(key: definition.key, variants: ["#default": definition.defaultValue],
+                                     defaultVariant: "#default", location: definition.location)
+                definitions[index].targeting = DefinitionTargeting(flag: flag, outcomes: outcomes, isFlagd: false)
+            }
+            definitions[index].targeting?.prerequisites = prerequisites
+        }
+        // A prerequisite chain that loops would never resolve.
+        var state = [Int: Bool]()  // false: on the current path; true: done
+        func visit(_ index: Int, path: [String]) -> [String]? {
+            if state[index] == true { return nil }
+            if state[index] == false { return path + [definitions[index].key] }
+            state[index] = false
+            for prerequisite in definitions[index].targeting?.prerequisites ?? [] {
+                if let position = positions[prerequisite.key],
+                   let cycle = visit(position, path: path + [definitions[index].key])
+                {
+                    return cycle
+                }
+            }
+            state[index] = true
+            return nil
+        }
+        for index in definitions.indices where state[index] == nil {
+            if let cycle = visit(index, path: []) {
+                let start = cycle.firstIndex(of: cycle.last!)!
+                let loop = cycle[start...].joined(separator: " → ")
+                let position = positions[cycle[start]]!
+                let location = definitions[position].targeting?.prerequisites.first?.location ?? definitions[position].location
+                diagnostics.append(.error(at: location, "prerequisites form a cycle: \(loop)",
+                                          hint: "a flag cannot require itself, directly or through others"))
+                for key in cycle[start...] { if let p = positions[key] { rejected.insert(p) } }
+            }
+        }
+        if !rejected.isEmpty {
+            definitions = definitions.enumerated().filter { !rejected.contains($0.offset) }.map(\.element)
+        }
+        return diagnostics
+    }
+
     /// The definitions files below a directory, in byte order of their relative paths.
     public static func definitionFiles(in directory: String) -> [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
@@ -137,9 +245,8 @@ public enum DefinitionLoader {
                 }
                 continue
             }
-            guard name.hasSuffix(".yaml") || name.hasSuffix(".yml") else { continue }
+            guard name.hasSuffix(".yaml") || name.hasSuffix(".yml") || FlagdFiles.isFlagdFile(name) else { continue }
             if name.hasSuffix(".overrides.yaml") || name.hasSuffix(".overrides.yml") { continue }
-            if name.contains(".flagd.") { continue }
             relative.append(path)
         }
         relative.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }

@@ -8,11 +8,13 @@ struct DefinitionParser {
     private(set) var definitions: [Definition] = []
     private(set) var diagnostics: [Diagnostic] = []
 
-    static let topLevelFields = ["namespace", "flags", "preferences"]
+    static let topLevelFields = ["namespace", "flags", "preferences", "segments"]
     static let definitionFields = [
         "type", "default", "description", "owner", "tags", "expires", "variants", "values", "min", "max",
-        "pattern", "renamed_from",
+        "pattern", "renamed_from", "rules", "rollout", "requires", "enabled", "targeting", "bucketing",
     ]
+    /// Segments defined in this file, by name.
+    private(set) var segments: [(name: String, conditions: Node, location: SourceLocation)] = []
 
     init(file: String, today: Day) {
         self.file = file
@@ -63,6 +65,20 @@ struct DefinitionParser {
             switch name {
             case "namespace":
                 continue
+            case "segments":
+                if case .scalar(let scalar) = pair.value.content, case .null = scalar.value { continue }
+                guard let entries = pair.value.pairs else {
+                    error(pair.value, "`segments` must be a mapping from names to condition lists, found \(pair.value.kindDescription)")
+                    continue
+                }
+                for entry in entries {
+                    guard let name = entry.key.scalar?.text, KeySyntax.isValid(name) else {
+                        let written = entry.key.scalar?.text ?? entry.key.kindDescription
+                        error(entry.key, "invalid segment name '\(written)'", hint: KeySyntax.hint(for: written))
+                        continue
+                    }
+                    segments.append((name, entry.value, entry.key.location))
+                }
             case "flags", "preferences":
                 let kind: Definition.Kind = name == "flags" ? .flag : .preference
                 if case .scalar(let scalar) = pair.value.content, case .null = scalar.value { continue }
@@ -169,6 +185,10 @@ struct DefinitionParser {
         }
         definition.defaultLocation = defaultNode.location
         parseDefault(&definition, defaultNode)
+        let pending = PendingTargeting(
+            rules: node["rules"], rollout: node["rollout"], requires: node["requires"], enabled: node["enabled"],
+            targeting: node["targeting"], bucketing: node["bucketing"], location: entry.key.location)
+        if !pending.isEmpty { definition.pending = pending }
         if diagnostics.count(where: \.isError) == errorsBefore {
             definitions.append(definition)
         }
@@ -269,11 +289,11 @@ struct DefinitionParser {
             if type != .string {
                 error(keys["pattern"] ?? patternNode, "`pattern` applies to string definitions, not \(type)")
             } else if let pattern = patternNode.scalar?.text {
-                do {
-                    _ = try Regex(pattern)
+                if RegularExpression(pattern) != nil {
                     definition.pattern = pattern
-                } catch {
-                    self.error(patternNode, "invalid regular expression: \(error)")
+                } else {
+                    error(patternNode, "invalid regular expression '\(pattern)'",
+                          hint: "patterns use ICU syntax, like most regex engines; escape special characters with \\")
                 }
             } else {
                 error(patternNode, "pattern must be a string, found \(patternNode.kindDescription)")

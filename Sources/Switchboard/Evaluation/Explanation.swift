@@ -34,6 +34,9 @@ public struct Explanation: Sendable {
     public var resolution: Resolution
     /// The environment variable that would override the key.
     public var environmentVariable: String
+    /// What the targeting did for the context: the rule, segment and rollout bucket that chose the default
+    /// layer's value, or why none did. `nil` for definitions without targeting.
+    public var targeting: String?
 }
 
 extension Board {
@@ -41,13 +44,37 @@ extension Board {
     public func explain(_ key: String, context: EvaluationContext = .empty) -> Explanation? {
         let snapshot = self.snapshot
         guard let entry = snapshot.entry(key) else { return nil }
-        let resolution = snapshot.resolve(key, context: context)
+        let position = snapshot.registry.position(of: key)!
+        let evaluation = snapshot.evaluate(position, context: context)
+        let resolution = evaluation.resolution
+        // The default layer's own value for this context, even when an override wins.
+        var targetingNote: String?
+        var defaultValue = entry.definition.defaultValue
+        if let targeting = entry.definition.targeting {
+            let flagResult = snapshot.evaluator.evaluate(key, context: context)
+            if let prerequisite = evaluation.unmetPrerequisite {
+                targetingNote = "prerequisite \(prerequisite.key) = \(prerequisite.value.plainText) not met; default served"
+            } else if let code = flagResult.errorCode {
+                targetingNote = "targeting failed: \(code.rawValue): \(flagResult.errorMessage ?? "")"
+            } else if let name = flagResult.variant, let outcome = targeting.outcomes[name] {
+                defaultValue = outcome.value
+                targetingNote = name == "#default"
+                    ? "no rule matched (\(flagResult.reason.rawValue)); default served"
+                    : outcome.summary + " → \(outcome.value.plainText)"
+            } else {
+                targetingNote = "\(flagResult.reason.rawValue): default served"
+            }
+            if !targeting.prerequisites.isEmpty, evaluation.unmetPrerequisite == nil {
+                let met = targeting.prerequisites.map { "\($0.key) = \($0.value.plainText)" }.joined(separator: ", ")
+                targetingNote = (targetingNote ?? "") + " (prerequisites met: \(met))"
+            }
+        }
         var steps: [Explanation.Step] = []
         for layer in Layer.allCases.reversed() {
             if layer == .default {
                 let definition = entry.definition
                 steps.append(Explanation.Step(
-                    layer: .default, value: definition.defaultValue,
+                    layer: .default, value: defaultValue,
                     origin: "\(definition.defaultLocation)" + (definition.defaultVariant.map { " (variant \($0))" } ?? ""),
                     status: resolution.layer == .default ? .winner : .shadowed))
                 continue
@@ -63,6 +90,6 @@ extension Board {
             }
         }
         return Explanation(key: key, definition: entry.definition, steps: steps, resolution: resolution,
-                           environmentVariable: KeySyntax.environmentVariable(for: key))
+                           environmentVariable: KeySyntax.environmentVariable(for: key), targeting: targetingNote)
     }
 }

@@ -13,8 +13,21 @@ public final class Snapshot: Sendable {
         public let overrides: [Override]
         /// Overrides that were skipped because their value does not fit the definition, with why.
         public let rejected: [(override: Override, problem: ValueProblem)]
-        /// The resolution when the context does not matter (no targeting, or an override wins).
-        public let fixed: Resolution
+        /// The resolution for an empty context; when ``isDynamic`` is false it holds for every context.
+        public internal(set) var fixed: Resolution
+        /// Whether the value depends on the context: the definition has targeting and no override wins.
+        public let isDynamic: Bool
+    }
+
+    /// The outcome of evaluating one key: the resolution, and for targeted values which rule, segment or
+    /// rollout bucket chose it.
+    public struct Evaluation: Sendable {
+        /// The resolution.
+        public var resolution: Resolution
+        /// What the targeting chose, when it chose something.
+        public var outcome: DefinitionTargeting.Outcome?
+        /// Why the targeting did not apply, when a prerequisite was not met.
+        public var unmetPrerequisite: DefinitionTargeting.Prerequisite?
     }
 
     /// The definitions.
@@ -27,13 +40,22 @@ public final class Snapshot: Sendable {
     public let orphans: [String: RuntimeStore.Entry]
     /// A number that changes with every rebuild, for ETags and health.
     public let revision: UInt64
+    /// The engine for every targeted definition.
+    let evaluator: FlagdEvaluator
 
     /// Resolves every key through the layers.
     init(
         registry: Registry, files: FileOverrides, environment: [String: String],
-        runtime: [String: RuntimeStore.Entry], revision: UInt64
+        runtime: [String: RuntimeStore.Entry], revision: UInt64, fractionalAlgorithm: FractionalAlgorithm = .v3
     ) {
         self.registry = registry
+        var flags: [String: FlagdFlag] = [:]
+        for definition in registry.definitions {
+            if let targeting = definition.targeting { flags[definition.key] = targeting.flag }
+        }
+        let evaluator = FlagdEvaluator(FlagdFlagSet(flags: flags),
+                                       options: .init(fractionalAlgorithm: fractionalAlgorithm))
+        self.evaluator = evaluator
         self.revision = revision
         var diagnostics: [Diagnostic] = []
         var entries: [Entry] = []
@@ -102,13 +124,15 @@ public final class Snapshot: Sendable {
             let winner = overrides.last
             let fixed: Resolution = if let winner {
                 Resolution(value: winner.value, variant: definition.variant(for: winner.value), reason: .override,
-                           layer: winner.layer)
-            } else {
+                           layer: winner.layer, metadata: definition.metadata)
+            } else if definition.hasDefault {
                 Resolution(value: definition.defaultValue, variant: definition.defaultVariant, reason: .static,
-                           layer: .default)
+                           layer: .default, metadata: definition.metadata)
+            } else {
+                Resolution(value: nil, reason: .default, metadata: definition.metadata)
             }
             entries.append(Entry(definition: definition, override: winner, overrides: overrides, rejected: rejected,
-                                 fixed: fixed))
+                                 fixed: fixed, isDynamic: winner == nil && definition.targeting != nil))
         }
         for key in files.entries.keys.sorted() where registry[key] == nil {
             let entry = files.entries[key]!
@@ -123,6 +147,12 @@ public final class Snapshot: Sendable {
         for key in orphans.keys.sorted() {
             diagnostics.append(.warning(at: nil, "runtime override of \(key) is orphaned: no definition has this key",
                                         hint: "it is kept in the store; `switchboard reset \(key)` removes it"))
+        }
+        // What a targeted value is for an empty context, for listings and change detection.
+        let staticEntries = entries
+        for index in entries.indices where entries[index].isDynamic {
+            entries[index].fixed = Self.evaluate(index, context: .empty, entries: staticEntries, registry: registry,
+                                                 evaluator: evaluator).resolution
         }
         self.entries = entries
         self.diagnostics = diagnostics
@@ -140,6 +170,49 @@ public final class Snapshot: Sendable {
         guard let position = registry.position(of: key) else {
             return .failure(.flagNotFound, "no definition has the key \(key)")
         }
-        return entries[position].fixed
+        let entry = entries[position]
+        guard entry.isDynamic else { return entry.fixed }
+        return evaluate(position, context: context).resolution
+    }
+
+    /// Evaluates the definition at a position for a context, with what its targeting chose.
+    public func evaluate(_ position: Int, context: EvaluationContext) -> Evaluation {
+        Self.evaluate(position, context: context, entries: entries, registry: registry, evaluator: evaluator)
+    }
+
+    static func evaluate(
+        _ position: Int, context: EvaluationContext, entries: [Entry], registry: Registry, evaluator: FlagdEvaluator
+    ) -> Evaluation {
+        let entry = entries[position]
+        let definition = entry.definition
+        guard entry.isDynamic, let targeting = definition.targeting else {
+            return Evaluation(resolution: entry.fixed)
+        }
+        let defaultResolution = { (reason: Reason, metadata: [String: Value]) -> Resolution in
+            // flagd flags that are off serve nothing (callers use their own default), as flagd does.
+            guard definition.hasDefault, !(targeting.isFlagd && reason == .disabled) else {
+                return Resolution(value: nil, reason: reason, metadata: metadata)
+            }
+            return Resolution(value: definition.defaultValue, variant: definition.defaultVariant, reason: reason,
+                              layer: .default, metadata: metadata)
+        }
+        for prerequisite in targeting.prerequisites {
+            guard let other = registry.position(of: prerequisite.key) else { continue }
+            let actual = evaluate(other, context: context, entries: entries, registry: registry, evaluator: evaluator)
+            if !Definition.sameValue(actual.resolution.value ?? .null, prerequisite.value) {
+                return Evaluation(resolution: defaultResolution(.default, definition.metadata),
+                                  unmetPrerequisite: prerequisite)
+            }
+        }
+        let result = evaluator.evaluate(definition.key, context: context)
+        if result.errorCode != nil {
+            return Evaluation(resolution: result)
+        }
+        if let name = result.variant, let outcome = targeting.outcomes[name] {
+            let resolution = Resolution(value: outcome.value, variant: outcome.variant, reason: result.reason,
+                                        layer: .default, metadata: result.metadata)
+            return Evaluation(resolution: resolution, outcome: name == "#default" ? nil : outcome)
+        }
+        return Evaluation(resolution: defaultResolution(result.reason, result.metadata))
     }
 }

@@ -188,6 +188,9 @@ indirect enum LogicNode: Sendable {
     case stringAffix(isPrefix: Bool, [LogicNode])
     case semanticVersion(SemanticVersionComparison)
     case fractional([LogicNode])
+    /// Switchboard's extensions for its readable rules: `matches` (a regular expression, compiled at load),
+    /// `before` and `after` (dates).
+    case extended(ExtendedOperator, [LogicNode])
     /// `fractional` whose buckets are all literal: the bucketing value (`nil` for the shorthand form), the
     /// buckets compiled (`nil` when they are invalid, which gives `null`), and the arguments for the rare
     /// case of a bucketing value that computes a list.
@@ -208,7 +211,7 @@ extension LogicNode {
             return [path, fallback].compactMap { $0 }
         case .list(let nodes), .conditional(let nodes), .and(let nodes), .or(let nodes), .arithmetic(_, let nodes),
              .collection(_, let nodes), .stringAffix(_, let nodes),
-             .fractional(let nodes), .fractionalTable(_, _, let nodes):
+             .fractional(let nodes), .fractionalTable(_, _, let nodes), .extended(_, let nodes):
             return nodes
         case .semanticVersion(let comparison):
             return comparison.args
@@ -279,6 +282,16 @@ enum CollectionOperator: Sendable {
 
 enum ScopedOperator: Sendable {
     case map, filter, reduce, all, none, some
+}
+
+/// Operations Switchboard adds to JSONLogic for its readable rules (flagd has none of them).
+enum ExtendedOperator: Sendable {
+    /// `{"matches": [string, pattern]}`: whether the string contains a match of the regular expression.
+    case matches(RegularExpression?)
+    /// `{"before": [date, date]}`: dates as ISO 8601 text (`2026-12-01`, `2026-12-01T10:00:00Z`) or Unix seconds.
+    case before
+    /// `{"after": [date, date]}`.
+    case after
 }
 
 /// A dotted `var` path split once at compile time.
@@ -463,6 +476,18 @@ final class LogicCompiler {
             }
             return .stringAffix(isPrefix: name == "starts_with", args)
         case "sem_ver": return compileSemanticVersion(args, sources: sources, location: location)
+        case "matches":
+            var expression: RegularExpression?
+            if args.count == 2, case .literal(let value) = args[1] {
+                guard let pattern = value.stringValue, let compiled = RegularExpression(pattern) else {
+                    error(sources[1].location ?? location, "'matches' needs a valid regular expression")
+                    return .failure("invalid regular expression")
+                }
+                expression = compiled
+            }
+            return .extended(.matches(expression), args)
+        case "before": return .extended(.before, args)
+        case "after": return .extended(.after, args)
         case "fractional": return compileFractional(args, sources: sources, location: location)
         default: return .failure("unknown operation '\(name)'")
         }
@@ -600,6 +625,9 @@ final class LogicCompiler {
         table["sem_ver"] = OperationSpec(
             arity: 3...3, usage: "[version, operator, version], e.g. [{\"var\": \"v\"}, \">=\", \"1.2.0\"]")
         table["fractional"] = OperationSpec(arity: some, usage: "[bucketing value, [variant, weight], ...]")
+        table["matches"] = OperationSpec(arity: 2...2, usage: "[string, regular expression]")
+        table["before"] = OperationSpec(arity: 2...2, usage: "[date, date]")
+        table["after"] = OperationSpec(arity: 2...2, usage: "[date, date]")
         return table
     }()
 
@@ -617,23 +645,8 @@ final class LogicCompiler {
 extension LogicCompiler {
     /// "did you mean 'x'?" when a name is one or two edits from a known one.
     static func suggestion(for name: String, among candidates: [String]) -> String? {
-        let best = candidates.map { ($0, editDistance(name, $0)) }.filter { $0.1 <= 2 && $0.1 < name.count }
+        let best = candidates.map { ($0, Suggestions.editDistance(name, $0)) }.filter { $0.1 <= 2 && $0.1 < name.count }
             .min { $0.1 < $1.1 }
         return best.map { "did you mean '\($0.0)'?" }
     }
-}
-
-private func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a.unicodeScalars)
-    let b = Array(b.unicodeScalars)
-    if a.isEmpty { return b.count }
-    var previous = Array(0...b.count)
-    for i in 1...a.count {
-        var current = [i] + Array(repeating: 0, count: b.count)
-        for j in 1...max(b.count, 1) where !b.isEmpty {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        previous = current
-    }
-    return previous[b.count]
 }

@@ -168,6 +168,28 @@ struct LogicRun {
             return try fractional(bucketing: bucketing, table: table, args: args, in: scope)
         case .failure(let message):
             throw JSONLogicError(message)
+        case .extended(let operation, let args):
+            return try extended(operation, args, in: scope)
+        }
+    }
+
+    func extended(_ operation: ExtendedOperator, _ args: [LogicNode], in scope: Value?) throws(JSONLogicError) -> Value {
+        guard args.count == 2 else { return .null }
+        let left = try evaluate(args[0], in: scope)
+        switch operation {
+        case .matches(let compiled):
+            guard case .string(let text) = left else { return .bool(false) }
+            if let compiled { return .bool(compiled.matches(text)) }
+            guard case .string(let pattern) = try evaluate(args[1], in: scope),
+                  let expression = RegularExpression(pattern)
+            else { throw JSONLogicError("'matches' needs a valid regular expression") }
+            return .bool(expression.matches(text))
+        case .before, .after:
+            guard let a = Timestamp.seconds(left), let b = Timestamp.seconds(try evaluate(args[1], in: scope)) else {
+                return .bool(false)
+            }
+            if case .before = operation { return .bool(a < b) }
+            return .bool(a > b)
         }
     }
 

@@ -1,0 +1,220 @@
+import Foundation
+import Testing
+@testable import Switchboard
+
+/// Switchboard's readable targeting: rules, segments, rollouts, prerequisites, the kill switch, JSONLogic blocks,
+/// and their diagnostics.
+struct TargetingRulesTests {
+    static let definitions = """
+        namespace: t
+        segments:
+          staff:
+            - { attribute: email, ends_with: "@example.com" }
+        flags:
+          ranking:
+            type: bool
+            default: false
+            rules:
+              - name: staff
+                segment: staff
+                serve: true
+              - when:
+                  - { attribute: country, in: [XX] }
+                serve: false
+              - when:
+                  - { attribute: plan, equals: pro }
+                rollout: [{ value: true, weight: 50 }, { value: false, weight: 50 }]
+          layout:
+            type: string
+            variants: { list: list, grid: grid }
+            default: list
+            requires: { flag: t.ranking, value: true }
+            rules:
+              - when: [{ attribute: device, equals: tablet }]
+                variant: grid
+          spellcheck:
+            type: bool
+            default: true
+            enabled: false
+          size:
+            type: int
+            default: 20
+            min: 10
+            max: 100
+            rules:
+              - when: [{ attribute: agent, matches: "(?i)mobile" }]
+                serve: 10
+              - when: [{ attribute: version, semver: ">= 2.1.0" }, { attribute: age, less_than: 30 }]
+                serve: 50
+              - when: [{ attribute: signup, after: 2026-06-01 }]
+                serve: 60
+              - when: [{ attribute: beta, exists: true }]
+                serve: 70
+              - when: [{ attribute: tags, contains: vip }, { attribute: region, not_in: [eu] }]
+                serve: 80
+          color:
+            type: string
+            variants: { yellow: "#ff0", blue: "#00f" }
+            default: yellow
+            targeting: { "if": [{ "starts_with": [{ "var": "locale" }, "de"] }, "blue", null] }
+          split:
+            type: string
+            default: a
+            rollout: [{ value: a, weight: 1 }, { value: b, weight: 1 }]
+        """
+
+    func board() throws -> (TemporaryDirectory, Board) {
+        let (directory, flags) = makeProject(definitions: Self.definitions)
+        return (directory, try openBoard(flags))
+    }
+
+    func context(_ attributes: [String: Value], key: String? = nil) -> EvaluationContext {
+        EvaluationContext(targetingKey: key, attributes: attributes)
+    }
+
+    @Test func firstMatchingRuleWins() throws {
+        let (directory, board) = try board()
+        #expect(board.resolve("t.ranking", context: context(["email": "a@example.com", "country": "XX"])).value == true)
+        let embargo = board.resolve("t.ranking", context: context(["country": "XX"]))
+        #expect(embargo.value == false)
+        #expect(embargo.reason == .targetingMatch)
+        let nobody = board.resolve("t.ranking")
+        #expect(nobody.value == false && nobody.reason == .default)
+        _ = directory
+    }
+
+    @Test func rolloutIsStickyAndSplits() throws {
+        let (directory, board) = try board()
+        var trues = 0
+        for user in 0..<400 {
+            let ctx = context(["plan": "pro"], key: "user-\(user)")
+            let first = board.resolve("t.ranking", context: ctx).value
+            #expect(board.resolve("t.ranking", context: ctx).value == first)
+            if first == true { trues += 1 }
+        }
+        #expect((140...260).contains(trues), "50% split gave \(trues) of 400")
+        _ = directory
+    }
+
+    @Test func operators() throws {
+        let (directory, board) = try board()
+        let cases: [([String: Value], Int)] = [
+            (["agent": "Mozilla Mobile Safari"], 10),
+            (["version": "2.3.0", "age": 3], 50),
+            (["version": "2.0.9", "age": 3], 20),
+            (["signup": "2026-07-01T10:00:00Z"], 60),
+            (["signup": "2026-05-01"], 20),
+            (["beta": false], 70),
+            (["tags": ["vip", "x"], "region": "us"], 80),
+            (["tags": ["vip"], "region": "eu"], 20),
+        ]
+        for (attributes, expected) in cases {
+            #expect(board.int("t.size", default: -1, context: context(attributes)) == expected, "\(attributes)")
+        }
+        _ = directory
+    }
+
+    @Test func prerequisiteGatesTheRules() throws {
+        let (directory, board) = try board()
+        #expect(board.resolve("t.layout", context: context(["device": "tablet"])).value == "list")
+        let both = board.resolve("t.layout", context: context(["device": "tablet", "email": "b@example.com"]))
+        #expect(both.value == "grid" && both.variant == "grid")
+        let explanation = try #require(board.explain("t.layout", context: context(["device": "tablet"])))
+        #expect(explanation.targeting == "prerequisite t.ranking = true not met; default served")
+        _ = directory
+    }
+
+    @Test func killSwitchServesTheDefaultAsDisabled() throws {
+        let (directory, board) = try board()
+        let resolution = board.resolve("t.spellcheck")
+        #expect(resolution.value == true && resolution.reason == .disabled)
+        _ = directory
+    }
+
+    @Test func overridesStillWinOverTargeting() throws {
+        let (directory, board) = try board()
+        try board.set("t.ranking", to: false, actor: "t")
+        let resolution = board.resolve("t.ranking", context: context(["email": "a@example.com"]))
+        #expect(resolution.value == false && resolution.layer == .runtime)
+        _ = directory
+    }
+
+    @Test func jsonLogicBlockChoosesAVariant() throws {
+        let (directory, board) = try board()
+        #expect(board.string("t.color", default: "", context: context(["locale": "de-AT"])) == "#00f")
+        #expect(board.string("t.color", default: "") == "#ff0")
+        _ = directory
+    }
+
+    @Test func explainNamesTheRuleSegmentAndBucket() throws {
+        let (directory, board) = try board()
+        let staff = try #require(board.explain("t.ranking", context: context(["email": "a@example.com"])))
+        #expect(staff.targeting == "rule 1 'staff' (segment staff) matched → true")
+        let split = try #require(board.explain("t.split", context: context([:], key: "user-1")))
+        #expect(split.targeting?.hasPrefix("rollout bucket ") == true)
+        #expect(split.targeting?.contains("(weight 1 of 2)") == true)
+        _ = directory
+    }
+
+    func errors(_ yaml: String) -> [String] {
+        DefinitionLoader.load(sources: [("r.yaml", Array(yaml.utf8))]).errors.map(\.description)
+    }
+
+    @Test func diagnosticsPointAtTheMistake() {
+        #expect(errors("""
+            flags:
+              a:
+                type: bool
+                default: false
+                rules:
+                  - when: [{ attribute: x, equal: 1 }]
+                    serve: true
+            """) == ["r.yaml:6:32: error: unknown operator 'equal'\n  hint: did you mean 'equals'?"])
+        #expect(errors("""
+            flags:
+              a:
+                type: bool
+                default: false
+                rules:
+                  - segment: nope
+                    serve: true
+            """) == ["r.yaml:6:18: error: unknown segment 'nope'\n  hint: define it under a top-level `segments:`"])
+        #expect(errors("""
+            flags:
+              a:
+                type: int
+                default: 1
+                max: 5
+                rules:
+                  - serve: 9
+            """) == ["r.yaml:7:16: error: served value of a: 9 is above the maximum 5 of a\n  hint: allowed range: … to 5"])
+        #expect(errors("""
+            flags:
+              a:
+                type: bool
+                default: false
+                rollout: [{ value: true, weight: -1 }]
+            """).first?.contains("a rollout weight must be a whole number, 0 or more") == true)
+    }
+
+    @Test func prerequisiteCyclesAreAnError() {
+        let yaml = """
+            flags:
+              a:
+                type: bool
+                default: false
+                requires: { flag: b, value: true }
+              b:
+                type: bool
+                default: false
+                requires: { flag: a, value: true }
+            """
+        let messages = errors(yaml)
+        #expect(messages.contains { $0.contains("prerequisites form a cycle: a → b → a") })
+    }
+
+    @Test func unknownPrerequisiteIsAnError() {
+        let yaml = "flags:\n  a:\n    type: bool\n    default: false\n    requires: { flag: payments.v2, value: true }\n"
+        #expect(errors(yaml) == ["r.yaml:5:23: error: requires unknown flag 'payments.v2'"])
+    }
+}
