@@ -201,9 +201,9 @@ public final class Board: Sendable {
     func lookup<T>(_ key: String, _ convert: (Value) -> T?) -> T? {
         cell.read { snapshot in
             guard let position = snapshot.registry.position(of: key) else { return nil }
-            let entry = snapshot.entries[position]
+            let entry = snapshot.fast[position]
             if entry.isDynamic { return snapshot.evaluate(position, context: .empty).resolution.value.flatMap(convert) }
-            return entry.fixed.value.flatMap(convert)
+            return entry.value.flatMap(convert)
         }
     }
 

@@ -67,6 +67,8 @@ public enum YAMLParser {
                 hint: "convert it, for example with `iconv -f UTF-16 -t UTF-8`"
             )
         }
+        // The standard library's validation is fast; the scan below only runs to locate a problem.
+        if String(validating: bytes, as: UTF8.self) != nil { return nil }
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         var line = 1
@@ -104,6 +106,8 @@ private struct TreeBuilder {
         var items: [Node] = []
         var pairs: [Node.Pair] = []
         var pendingKey: Node?
+        /// Scalar keys seen so far, once a mapping is large enough that scanning its pairs would cost more.
+        var keyIndex: [Scalar: SourceLocation]?
         /// The number of nodes below this one, aliases expanded.
         var size = 1
     }
@@ -261,7 +265,7 @@ private struct TreeBuilder {
             stack[stack.count - 1].items.append(node)
         } else if let key = stack[stack.count - 1].pendingKey {
             stack[stack.count - 1].pendingKey = nil
-            if let first = firstOccurrence(of: key, in: stack[stack.count - 1].pairs) {
+            if let first = Self.firstOccurrence(of: key, in: &stack[stack.count - 1]) {
                 let name = key.scalar?.text ?? "?"
                 problems.append(YAMLProblem(
                     location: key.location,
@@ -278,14 +282,34 @@ private struct TreeBuilder {
         return nil
     }
 
-    private func firstOccurrence(of key: Node, in pairs: [Node.Pair]) -> SourceLocation? {
+    /// Where a key already appears in the mapping being built, if it does; records it otherwise.
+    private static func firstOccurrence(of key: Node, in frame: inout Frame) -> SourceLocation? {
         guard let scalar = key.scalar else { return nil }
-        for pair in pairs {
-            if let other = pair.key.scalar, other.text == scalar.text, other.value == scalar.value {
-                return pair.key.location
+        // Small mappings (a definition's fields) are scanned; large ones (a file's keys) get an index.
+        if frame.keyIndex == nil && frame.pairs.count < 16 {
+            for pair in frame.pairs {
+                if let other = pair.key.scalar, other.text == scalar.text, other.value == scalar.value {
+                    return pair.key.location
+                }
             }
+            return nil
         }
+        if frame.keyIndex == nil {
+            var index: [Scalar: SourceLocation] = [:]
+            for pair in frame.pairs {
+                if let other = pair.key.scalar { index[Self.identity(other)] = pair.key.location }
+            }
+            frame.keyIndex = index
+        }
+        let identity = Self.identity(scalar)
+        if let first = frame.keyIndex?[identity] { return first }
+        frame.keyIndex?[identity] = key.location
         return nil
+    }
+
+    /// Two keys are the same when their text and typed value are; the style does not matter.
+    private static func identity(_ scalar: Scalar) -> Scalar {
+        Scalar(text: scalar.text, style: .plain, value: scalar.value)
     }
 
     private func resolveScalarTag(_ tag: String, text: String, at location: SourceLocation)

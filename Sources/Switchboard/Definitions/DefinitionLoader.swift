@@ -160,6 +160,12 @@ public enum DefinitionLoader {
             if let requires = pending.requires { requirements[index] = requires }
         }
         var diagnostics = compiler.diagnostics
+        guard !requirements.isEmpty else {
+            if !rejected.isEmpty {
+                definitions = definitions.enumerated().filter { !rejected.contains($0.offset) }.map(\.element)
+            }
+            return diagnostics
+        }
         let positions = Dictionary(definitions.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
         for (index, node) in requirements.sorted(by: { $0.key < $1.key }) {
             var prerequisites: [DefinitionTargeting.Prerequisite] = []

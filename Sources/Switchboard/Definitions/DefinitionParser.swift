@@ -117,8 +117,8 @@ struct DefinitionParser {
                   hint: "write at least `type:` and `default:` below the key")
             return
         }
-        var node: [String: Node] = [:]
-        var keyNode: [String: Node] = [:]
+        var node = FieldTable()
+        var keyNode = FieldTable()
         // A misspelt required field is reported once, as the typo, not again as missing.
         var misspelt = Set<String>()
         for field in fields {
@@ -126,9 +126,9 @@ struct DefinitionParser {
                 error(field.key, "expected a field name, found \(field.key.kindDescription)")
                 continue
             }
-            if Self.definitionFields.contains(name) {
-                node[name] = field.value
-                keyNode[name] = field.key
+            if let slot = FieldTable.slot(of: name) {
+                node[slot] = field.value
+                keyNode[slot] = field.key
             } else {
                 unknownField(field.key, name, known: Self.definitionFields, where: "in \(key)")
                 if let meant = Suggestions.nearest(to: name, in: Self.definitionFields) { misspelt.insert(meant) }
@@ -239,7 +239,7 @@ struct DefinitionParser {
         }
     }
 
-    mutating func parseConstraints(_ definition: inout Definition, _ node: [String: Node], keys: [String: Node]) {
+    mutating func parseConstraints(_ definition: inout Definition, _ node: FieldTable, keys: FieldTable) {
         let type = definition.type
         let isNumber = type == .int || type == .double
         if let valuesNode = node["values"] {
@@ -340,6 +340,27 @@ struct DefinitionParser {
     }
 }
 
+/// A definition's fields by name, in a fixed array: cheaper than a dictionary for the handful of fields a
+/// definition has, which matters when a directory holds thousands of definitions.
+struct FieldTable {
+    private var nodes = [Node?](repeating: nil, count: DefinitionParser.definitionFields.count)
+
+    /// The slot of a known field name.
+    static func slot(of name: String) -> Int? {
+        DefinitionParser.definitionFields.firstIndex(of: name)
+    }
+
+    subscript(name: String) -> Node? {
+        get { Self.slot(of: name).flatMap { nodes[$0] } }
+        set { if let slot = Self.slot(of: name) { nodes[slot] = newValue } }
+    }
+
+    subscript(slot: Int) -> Node? {
+        get { nodes[slot] }
+        set { nodes[slot] = newValue }
+    }
+}
+
 /// The key syntax: dot-separated segments of lowercase letters, digits, `_` and `-`.
 public enum KeySyntax {
     /// Whether a key (or namespace) is well formed.
@@ -378,15 +399,17 @@ public enum KeySyntax {
     /// The environment variable that overrides a key: `SWITCHBOARD_` + key in upper case, `.` as `__`,
     /// `-` as `_`.
     public static func environmentVariable(for key: String) -> String {
-        var name = "SWITCHBOARD_"
-        for character in key {
-            switch character {
-            case ".": name += "__"
-            case "-": name += "_"
-            default: name += character.uppercased()
+        var bytes = Array("SWITCHBOARD_".utf8)
+        bytes.reserveCapacity(bytes.count + key.utf8.count + 4)
+        for byte in key.utf8 {
+            switch byte {
+            case UInt8(ascii: "."): bytes.append(UInt8(ascii: "_")); bytes.append(UInt8(ascii: "_"))
+            case UInt8(ascii: "-"): bytes.append(UInt8(ascii: "_"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): bytes.append(byte - 32)
+            default: bytes.append(byte)
             }
         }
-        return name
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

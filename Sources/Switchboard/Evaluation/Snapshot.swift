@@ -3,8 +3,9 @@ import YAML
 /// Everything needed to answer lookups at one moment: the registry and each key's value in every layer, resolved
 /// once when the snapshot is built. Immutable, so any number of threads read it without locks.
 public final class Snapshot: Sendable {
-    /// One key's resolution state.
-    public struct Entry: Sendable {
+    /// One key's resolution state. A class, so evaluation reads a field through one reference instead of copying
+    /// the whole entry; it is only mutated while its snapshot is being built, before anyone else can see it.
+    public final class Entry: @unchecked Sendable {
         /// The definition.
         public let definition: Definition
         /// The winning override (file, env or runtime), if any.
@@ -17,6 +18,57 @@ public final class Snapshot: Sendable {
         public internal(set) var fixed: Resolution
         /// Whether the value depends on the context: the definition has targeting and no override wins.
         public let isDynamic: Bool
+        /// What evaluating the targeting reads, gathered once so the hot path copies no ``Definition``.
+        let plan: Plan?
+
+        /// The parts of a targeted definition that evaluation needs.
+        final class Plan: Sendable {
+            let key: String
+            let outcomes: [String: DefinitionTargeting.Outcome]
+            let prerequisites: [(position: Int, requirement: DefinitionTargeting.Prerequisite)]
+            let defaultDisabled: Resolution
+            let defaultOther: Resolution
+            let metadata: [String: Value]
+            let servesNothingWhenDisabled: Bool
+
+            init(definition: Definition, targeting: DefinitionTargeting, registry: Registry) {
+                key = definition.key
+                outcomes = targeting.outcomes
+                prerequisites = targeting.prerequisites.compactMap { requirement in
+                    registry.position(of: requirement.key).map { ($0, requirement) }
+                }
+                metadata = definition.metadata
+                // flagd flags that are off serve nothing (callers use their own default), as flagd does.
+                servesNothingWhenDisabled = !definition.hasDefault || targeting.isFlagd
+                let value = definition.hasDefault ? definition.defaultValue : nil
+                defaultDisabled = Resolution(value: servesNothingWhenDisabled ? nil : value,
+                                             variant: servesNothingWhenDisabled ? nil : definition.defaultVariant,
+                                             reason: .disabled, layer: servesNothingWhenDisabled ? nil : .default)
+                defaultOther = Resolution(value: value, variant: definition.hasDefault ? definition.defaultVariant : nil,
+                                          reason: .default, layer: definition.hasDefault ? .default : nil)
+            }
+
+            func defaultResolution(_ reason: Reason, metadata: [String: Value]) -> Resolution {
+                var resolution = reason == .disabled ? defaultDisabled : defaultOther
+                resolution.reason = reason
+                if resolution.value == nil { resolution.layer = nil }
+                resolution.metadata = metadata
+                return resolution
+            }
+        }
+
+        init(
+            definition: Definition, override: Override?, overrides: [Override],
+            rejected: [(override: Override, problem: ValueProblem)], fixed: Resolution, isDynamic: Bool, plan: Plan?
+        ) {
+            self.definition = definition
+            self.override = override
+            self.overrides = overrides
+            self.rejected = rejected
+            self.fixed = fixed
+            self.isDynamic = isDynamic
+            self.plan = plan
+        }
     }
 
     /// The outcome of evaluating one key: the resolution, and for targeted values which rule, segment or
@@ -42,6 +94,16 @@ public final class Snapshot: Sendable {
     public let revision: UInt64
     /// The engine for every targeted definition.
     let evaluator: FlagdEvaluator
+    /// Per position, just what a context-free typed lookup reads: a small array, so the hot path copies a few
+    /// bytes instead of a whole ``Entry``.
+    @usableFromInline let fast: [FastEntry]
+
+    /// The part of an entry the hot path reads.
+    @usableFromInline
+    struct FastEntry: Sendable {
+        @usableFromInline let value: Value?
+        @usableFromInline let isDynamic: Bool
+    }
 
     /// Resolves every key through the layers.
     init(
@@ -132,7 +194,9 @@ public final class Snapshot: Sendable {
                 Resolution(value: nil, reason: .default, metadata: definition.metadata)
             }
             entries.append(Entry(definition: definition, override: winner, overrides: overrides, rejected: rejected,
-                                 fixed: fixed, isDynamic: winner == nil && definition.targeting != nil))
+                                 fixed: fixed, isDynamic: winner == nil && definition.targeting != nil,
+                                 plan: definition.targeting.map { Entry.Plan(definition: definition, targeting: $0,
+                                                                             registry: registry) }))
         }
         for key in files.entries.keys.sorted() where registry[key] == nil {
             let entry = files.entries[key]!
@@ -155,6 +219,7 @@ public final class Snapshot: Sendable {
                                                  evaluator: evaluator).resolution
         }
         self.entries = entries
+        self.fast = entries.map { FastEntry(value: $0.fixed.value, isDynamic: $0.isDynamic) }
         self.diagnostics = diagnostics
         self.orphans = orphans
     }
@@ -170,8 +235,7 @@ public final class Snapshot: Sendable {
         guard let position = registry.position(of: key) else {
             return .failure(.flagNotFound, "no definition has the key \(key)")
         }
-        let entry = entries[position]
-        guard entry.isDynamic else { return entry.fixed }
+        guard fast[position].isDynamic else { return entries[position].fixed }
         return evaluate(position, context: context).resolution
     }
 
@@ -184,35 +248,25 @@ public final class Snapshot: Sendable {
         _ position: Int, context: EvaluationContext, entries: [Entry], registry: Registry, evaluator: FlagdEvaluator
     ) -> Evaluation {
         let entry = entries[position]
-        let definition = entry.definition
-        guard entry.isDynamic, let targeting = definition.targeting else {
+        guard entry.isDynamic, let plan = entry.plan else {
             return Evaluation(resolution: entry.fixed)
         }
-        let defaultResolution = { (reason: Reason, metadata: [String: Value]) -> Resolution in
-            // flagd flags that are off serve nothing (callers use their own default), as flagd does.
-            guard definition.hasDefault, !(targeting.isFlagd && reason == .disabled) else {
-                return Resolution(value: nil, reason: reason, metadata: metadata)
-            }
-            return Resolution(value: definition.defaultValue, variant: definition.defaultVariant, reason: reason,
-                              layer: .default, metadata: metadata)
-        }
-        for prerequisite in targeting.prerequisites {
-            guard let other = registry.position(of: prerequisite.key) else { continue }
+        for (other, prerequisite) in plan.prerequisites {
             let actual = evaluate(other, context: context, entries: entries, registry: registry, evaluator: evaluator)
             if !Definition.sameValue(actual.resolution.value ?? .null, prerequisite.value) {
-                return Evaluation(resolution: defaultResolution(.default, definition.metadata),
+                return Evaluation(resolution: plan.defaultResolution(.default, metadata: plan.metadata),
                                   unmetPrerequisite: prerequisite)
             }
         }
-        let result = evaluator.evaluate(definition.key, context: context)
+        let result = evaluator.evaluate(plan.key, context: context)
         if result.errorCode != nil {
             return Evaluation(resolution: result)
         }
-        if let name = result.variant, let outcome = targeting.outcomes[name] {
+        if let name = result.variant, let outcome = plan.outcomes[name] {
             let resolution = Resolution(value: outcome.value, variant: outcome.variant, reason: result.reason,
                                         layer: .default, metadata: result.metadata)
             return Evaluation(resolution: resolution, outcome: name == "#default" ? nil : outcome)
         }
-        return Evaluation(resolution: defaultResolution(result.reason, result.metadata))
+        return Evaluation(resolution: plan.defaultResolution(result.reason, metadata: result.metadata))
     }
 }

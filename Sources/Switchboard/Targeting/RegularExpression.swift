@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A regular expression compiled once, for `pattern` constraints and the `matches` rule operator.
 ///
@@ -9,11 +10,23 @@ struct RegularExpression: @unchecked Sendable {
     /// The pattern as written.
     let pattern: String
 
-    /// Compiles a pattern; `nil` when it is invalid.
+    /// Compiled patterns by text: definitions files repeat the same few patterns, and ICU compilation is slow.
+    private static let cache = Mutex<[String: RegularExpression]>([:])
+
+    /// Compiles a pattern (or reuses its earlier compilation); `nil` when it is invalid.
     init?(_ pattern: String) {
+        if let cached = Self.cache.withLock({ $0[pattern] }) {
+            self = cached
+            return
+        }
         guard let expression = try? NSRegularExpression(pattern: pattern) else { return nil }
         self.expression = expression
         self.pattern = pattern
+        let compiled = self
+        Self.cache.withLock { cache in
+            if cache.count > 1000 { cache.removeAll() }
+            cache[pattern] = compiled
+        }
     }
 
     /// Whether the text contains a match.

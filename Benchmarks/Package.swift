@@ -1,0 +1,23 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Benchmarks live in their own package, depending on Switchboard by path, so the main build and CI stay lean.
+// Run them with `Benchmarks/run load|lookup|targeting|server` (always built in release).
+let package = Package(
+    name: "SwitchboardBenchmarks",
+    platforms: [.macOS(.v14)],
+    products: [.executable(name: "switchboard-bench", targets: ["SwitchboardBenchmarks"])],
+    dependencies: [.package(name: "Switchboard", path: "..")],
+    targets: [
+        // Counts malloc calls, to check that a lookup allocates nothing.
+        .target(name: "AllocationCounter"),
+        .executableTarget(
+            name: "SwitchboardBenchmarks",
+            dependencies: [
+                "AllocationCounter",
+                .product(name: "Switchboard", package: "Switchboard"),
+                .product(name: "YAML", package: "Switchboard"),
+            ]
+        ),
+    ]
+)

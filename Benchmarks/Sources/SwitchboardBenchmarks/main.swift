@@ -1,0 +1,277 @@
+import AllocationCounter
+import Foundation
+import Switchboard
+import YAML
+
+// Prints `name: value` lines; every ratio compares with a baseline measured in the same process.
+
+/// Keeps results alive so the optimizer cannot drop the measured work.
+nonisolated(unsafe) var sink = 0
+
+/// Nanoseconds of the fastest of `rounds` runs of `body`, divided by `iterations`.
+func measure(rounds: Int = 5, iterations: Int, _ body: () -> Void) -> Double {
+    var best = Double.infinity
+    for _ in 0..<rounds {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start)
+        best = min(best, elapsed / Double(iterations))
+    }
+    return best
+}
+
+func report(_ name: String, _ value: Double, decimals: Int = 1) {
+    print("\(name): \(String(format: "%.\(decimals)f", value))")
+}
+
+/// The process's resident and peak resident memory in bytes, from /proc/self/status.
+func memory() -> (resident: Double, peak: Double) {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0) }
+    func field(_ name: String) -> Double {
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name) }) else { return 0 }
+        return Double(line.split(separator: " ").dropFirst().first { Double($0) != nil }.flatMap { Double($0) } ?? 0) * 1024
+    }
+    return (field("VmRSS:"), field("VmHWM:"))
+}
+
+/// 10,000 definitions of every type and most fields, a few MB of YAML.
+func generatedDefinitions(count: Int) -> String {
+    var out = "# generated for the load benchmark\nnamespace: bench\nflags:\n"
+    let half = count / 2
+    for i in 0..<half {
+        switch i % 3 {
+        case 0:
+            out += """
+              release_\(i):
+                description: Release toggle number \(i) for the checkout and payments flow.
+                type: bool
+                default: \(i % 2 == 0)
+                owner: team-\(i % 17)
+                tags: [checkout, release, wave-\(i % 5)]
+                expires: 2030-\(String(format: "%02d", i % 12 + 1))-15
+
+            """
+        case 1:
+            out += """
+              experiment_\(i):
+                description: A/B test \(i) of the button colour.
+                type: string
+                variants: { control: blue, treatment: green, holdout: grey }
+                default: control
+                owner: growth
+
+            """
+        default:
+            out += """
+              limit_\(i):
+                description: Maximum number of items \(i) a customer can put in one basket before checkout.
+                type: int
+                default: \(i % 100 + 1)
+                min: 1
+                max: 1000
+                renamed_from: [bench.old_limit_\(i)]
+
+            """
+        }
+    }
+    out += "preferences:\n"
+    for i in half..<count {
+        switch i % 4 {
+        case 0:
+            out += """
+              sort_\(i):
+                description: Sort order of list \(i).
+                type: string
+                values: [newest_first, oldest_first, alphabetical]
+                default: newest_first
+
+            """
+        case 1:
+            out += """
+              ratio_\(i):
+                description: Share of traffic \(i) sent to the new recommendation service, between none and all.
+                type: double
+                default: 0.\(i % 9 + 1)
+                min: 0.0
+                max: 1.0
+
+            """
+        case 2 where i % 8 == 2:
+            out += """
+              sections_\(i):
+                description: Sections on home screen variant \(i), from top to bottom, as the design team ordered them.
+                type: list
+                default: [recent, favorites, "section \(i)"]
+
+            """
+        case 2:
+            out += """
+              locale_\(i):
+                description: Language and region of the storefront \(i), as a BCP 47 tag such as en-US or de-DE.
+                type: string
+                default: en-US
+                pattern: "^[a-z]{2}(-[A-Z]{2})?$"
+
+            """
+        default:
+            out += """
+              support_\(i):
+                description: Where customers of region \(i) are sent for help, with the opening hours of the desk.
+                type: object
+                default: { email: "help\(i)@example.com", chat: \(i % 2 == 0), hours: { from: 9, to: 17 } }
+
+            """
+        }
+    }
+    return out
+}
+
+func benchmarkLoad() {
+    let text = generatedDefinitions(count: 10_000)
+    let bytes = Array(text.utf8)
+    let before = memory()
+    let (definitions, after) = {
+        let first = DefinitionLoader.load(sources: [("bench.yaml", bytes)])
+        precondition(!first.hasErrors, "generated definitions have errors: \(first.errors.prefix(3))")
+        return (first.registry.count, memory())
+    }()
+    let scan = measure(iterations: 1) { sink &+= YAMLParser.scanEvents(bytes) }
+    let load = measure(iterations: 1) {
+        sink &+= DefinitionLoader.load(sources: [("bench.yaml", bytes)]).registry.count
+    }
+    report("load.definitions", Double(definitions), decimals: 0)
+    report("load.yaml_mb", Double(bytes.count) / 1_048_576, decimals: 2)
+    report("load.libyaml_scan_ms", scan / 1e6, decimals: 2)
+    report("load.load_validate_ms", load / 1e6, decimals: 2)
+    report("load.ratio_to_libyaml_scan", load / scan, decimals: 2)
+    report("load.peak_memory_mb", max(0, after.peak - before.resident) / 1_048_576, decimals: 1)
+}
+
+/// A project folder with `count` bool flags (and a few targeted ones), and a board on it.
+func makeBoard(count: Int, extra: String = "") throws -> (Board, String) {
+    let directory = NSTemporaryDirectory() + "switchboard-bench-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: directory + "/flags", withIntermediateDirectories: true)
+    var yaml = "namespace: bench\nflags:\n"
+    for i in 0..<count { yaml += "  flag_\(i):\n    type: bool\n    default: \(i % 2 == 0)\n" }
+    try (yaml + extra).write(toFile: directory + "/flags/bench.yaml", atomically: true, encoding: .utf8)
+    let board = try Board(directory: directory + "/flags", options: .init(environment: [:], pollInterval: nil))
+    return (board, directory)
+}
+
+func benchmarkLookup() throws {
+    let (board, directory) = try makeBoard(count: 1000)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try board.set("bench.flag_501", to: true, actor: "bench")
+    var dictionary: [String: Bool] = [:]
+    for i in 0..<1000 { dictionary["bench.flag_\(i)"] = i % 2 == 0 }
+    let n = 5_000_000
+    let plain = measure(iterations: n) {
+        for _ in 0..<n where board.bool("bench.flag_500", default: false) { sink &+= 1 }
+    }
+    let overridden = measure(iterations: n) {
+        for _ in 0..<n where board.bool("bench.flag_501", default: false) { sink &+= 1 }
+    }
+    let typed = FlagKey("bench.flag_500", default: false)
+    let typedKey = measure(iterations: n) {
+        for _ in 0..<n where board.value(typed) { sink &+= 1 }
+    }
+    let baseline = measure(iterations: n) {
+        for _ in 0..<n where dictionary["bench.flag_500"] ?? false { sink &+= 1 }
+    }
+    allocation_counter_start()
+    for _ in 0..<100_000 where board.bool("bench.flag_500", default: false) { sink &+= 1 }
+    for _ in 0..<100_000 where board.bool("bench.flag_501", default: false) { sink &+= 1 }
+    let allocations = allocation_counter_stop()
+
+    // Both cores reading at once.
+    let perThread = 5_000_000
+    let threads = 2
+    let start = DispatchTime.now().uptimeNanoseconds
+    DispatchQueue.concurrentPerform(iterations: threads) { _ in
+        var local = 0
+        for _ in 0..<perThread where board.bool("bench.flag_500", default: false) { local += 1 }
+        if local == -1 { print(local) }
+    }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+
+    report("lookup.plain_ns", plain, decimals: 2)
+    report("lookup.runtime_override_ns", overridden, decimals: 2)
+    report("lookup.typed_key_ns", typedKey, decimals: 2)
+    report("lookup.dictionary_ns", baseline, decimals: 2)
+    report("lookup.ratio_to_dictionary", plain / baseline, decimals: 2)
+    report("lookup.allocations_per_lookup", Double(allocations) / 200_000, decimals: 4)
+    report("lookup.parallel_lookups_per_second", Double(perThread * threads) / seconds, decimals: 0)
+}
+
+func benchmarkTargeting() throws {
+    let extra = """
+      three_rules:
+        type: bool
+        default: false
+        rules:
+          - when: [{ attribute: email, ends_with: "@example.com" }]
+            serve: true
+          - when: [{ attribute: country, in: [DE, AT, CH] }, { attribute: plan, equals: pro }]
+            serve: true
+          - when: [{ attribute: age, less_than: 18 }]
+            serve: false
+        rollout: [{ value: true, weight: 25 }, { value: false, weight: 75 }]
+      semver_rule:
+        type: bool
+        default: false
+        rules:
+          - when: [{ attribute: app_version, semver: ">= 2.1.0" }]
+            serve: true
+
+    """
+    let (board, directory) = try makeBoard(count: 100, extra: extra)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let flagd = """
+        {"flags": {"fractional-flag": {"state": "ENABLED", "variants": {"a": "a", "b": "b", "c": "c"},
+         "defaultVariant": "a",
+         "targeting": {"fractional": [["a", 50], ["b", 30], ["c", 20]]}}}}
+        """
+    try flagd.write(toFile: directory + "/flags/rollout.flagd.json", atomically: true, encoding: .utf8)
+    board.reload()
+    let user = EvaluationContext(targetingKey: "user-4711", attributes: [
+        "email": "someone@elsewhere.org", "country": "FR", "plan": "free", "age": 40, "app_version": "2.3.1",
+    ])
+    let n = 1_000_000
+    let plain = measure(iterations: n) {
+        for _ in 0..<n where board.bool("bench.flag_50", default: false) { sink &+= 1 }
+    }
+    let rules = measure(iterations: n) {
+        for _ in 0..<n where board.bool("bench.three_rules", default: false, context: user) { sink &+= 1 }
+    }
+    let fractional = measure(iterations: n) {
+        for _ in 0..<n where board.string("fractional-flag", default: "", context: user) == "b" { sink &+= 1 }
+    }
+    let semver = measure(iterations: n) {
+        for _ in 0..<n where board.bool("bench.semver_rule", default: false, context: user) { sink &+= 1 }
+    }
+    report("targeting.plain_lookup_ns", plain, decimals: 2)
+    report("targeting.three_rules_and_rollout_ns", rules, decimals: 1)
+    report("targeting.flagd_fractional_ns", fractional, decimals: 1)
+    report("targeting.semver_rule_ns", semver, decimals: 1)
+    report("targeting.three_rules_and_rollout.ratio_to_plain_lookup", rules / plain, decimals: 1)
+    report("targeting.flagd_fractional.ratio_to_plain_lookup", fractional / plain, decimals: 1)
+    report("targeting.semver_rule.ratio_to_plain_lookup", semver / plain, decimals: 1)
+}
+
+switch CommandLine.arguments.dropFirst().first {
+case "load": benchmarkLoad()
+case "lookup": try benchmarkLookup()
+case "targeting": try benchmarkTargeting()
+case "profile-load": break
+default:
+    FileHandle.standardError.write(Data("usage: switchboard-bench load|lookup|targeting\n".utf8))
+    exit(2)
+}
+if sink == 42 { print("") }
+if CommandLine.arguments.dropFirst().first == "profile-load" {
+    let bytes = Array(generatedDefinitions(count: 10_000).utf8)
+    let parse = measure(iterations: 1) { sink &+= YAMLParser.parse(bytes, file: "bench.yaml").problems.count }
+    report("profile.yaml_parse_ms", parse / 1e6, decimals: 2)
+    let load = measure(iterations: 1) { sink &+= DefinitionLoader.load(sources: [("bench.yaml", bytes)]).registry.count }
+    report("profile.load_ms", load / 1e6, decimals: 2)
+}
