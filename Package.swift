@@ -24,11 +24,16 @@ let package = Package(
         .target(name: "YAML", dependencies: ["CLibYAML"]),
         // Definitions, registry, layers, evaluation and the typed lookup API.
         .target(name: "Switchboard", dependencies: ["YAML"]),
+        // A termios line editor for interactive prompts: editing keys, history, Tab completion.
+        .target(name: "LineEditor"),
+        // The debug REPL: sessions that run one command line each, Tab completion, and the interactive loop.
+        .target(name: "SwitchboardREPL", dependencies: ["Switchboard", "YAML", "LineEditor"]),
         // The `switchboard` command line.
         .executableTarget(
             name: "SwitchboardCLI",
             dependencies: [
                 "Switchboard",
+                "SwitchboardREPL",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["ServeCommand.swift", "GenerateCommand.swift"]
@@ -37,6 +42,12 @@ let package = Package(
         .testTarget(
             name: "SwitchboardTests",
             dependencies: ["Switchboard", "SwitchboardCLI"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
+        .testTarget(
+            name: "SwitchboardREPLTests",
+            dependencies: ["SwitchboardREPL", "Switchboard", "LineEditor", "SwitchboardCLI"],
             resources: [.copy("Fixtures")]
         ),
     ]

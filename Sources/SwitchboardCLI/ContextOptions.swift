@@ -1,6 +1,6 @@
 import ArgumentParser
 import Switchboard
-import YAML
+import SwitchboardREPL
 
 /// `--context k=v` and `--targeting-key`: who a value is evaluated for.
 struct ContextOptions: ParsableArguments {
@@ -22,24 +22,5 @@ struct ContextOptions: ParsableArguments {
     /// The context from the options.
     var context: EvaluationContext {
         EvaluationContext.parse(attributes, targetingKey: targetingKey)
-    }
-}
-
-extension EvaluationContext {
-    /// A context from `key=value` items; values are typed as YAML scalars, and `targetingKey=...` sets the key.
-    static func parse(_ items: [String], targetingKey: String? = nil) -> EvaluationContext {
-        var context = EvaluationContext(targetingKey: targetingKey)
-        for item in items {
-            guard let equals = item.firstIndex(of: "=") else { continue }
-            let key = String(item[..<equals])
-            let text = String(item[item.index(after: equals)...])
-            if key == "targetingKey" {
-                context.targetingKey = text
-                continue
-            }
-            let scalar = Scalar(text: text, style: .plain)
-            context.attributes[key] = Value(node: Node(.scalar(scalar), location: .init(file: "", line: 1, column: 1)))
-        }
-        return context
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Switchboard
+import SwitchboardREPL
 import YAML
 
 /// `switchboard list`: every definition with its resolved value and the layer it comes from.
@@ -58,45 +59,5 @@ extension Snapshot.Entry {
         if let owner = definition.owner { object["owner"] = .string(owner) }
         if let expires = definition.expires { object["expires"] = .string(expires.description) }
         return .object(object)
-    }
-}
-
-extension Value {
-    /// A one-line rendering for tables: plain strings, compact JSON otherwise, cut at 40 characters.
-    var shortText: String {
-        let text = plainText
-        return text.count > 30 ? String(text.prefix(29)) + "…" : text
-    }
-}
-
-/// A shell-style glob: `*` any run of characters, `?` one character.
-struct Glob {
-    let pattern: [Character]
-
-    init(_ pattern: String) {
-        self.pattern = Array(pattern)
-    }
-
-    func matches(_ text: String) -> Bool {
-        let text = Array(text)
-        var p = 0, t = 0, star = -1, mark = 0
-        while t < text.count {
-            if p < pattern.count, pattern[p] == "?" || pattern[p] == text[t] {
-                p += 1
-                t += 1
-            } else if p < pattern.count, pattern[p] == "*" {
-                star = p
-                mark = t
-                p += 1
-            } else if star >= 0 {
-                p = star + 1
-                mark += 1
-                t = mark
-            } else {
-                return false
-            }
-        }
-        while p < pattern.count, pattern[p] == "*" { p += 1 }
-        return p == pattern.count
     }
 }

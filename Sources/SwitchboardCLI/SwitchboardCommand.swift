@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Switchboard
+import SwitchboardREPL
 
 /// `switchboard`: validate, inspect and override flags and preferences.
 @main
@@ -10,7 +11,7 @@ struct SwitchboardCommand: AsyncParsableCommand {
         abstract: "Typed feature flags and remote config from YAML.",
         subcommands: [
             ValidateCommand.self, ListCommand.self, GetCommand.self, ExplainCommand.self, SetCommand.self,
-            ResetCommand.self,
+            ResetCommand.self, ReplCommand.self,
         ]
     )
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Switchboard
+import SwitchboardREPL
 
 /// `switchboard validate`: checks every definitions file and reports every problem at once.
 struct ValidateCommand: ParsableCommand {

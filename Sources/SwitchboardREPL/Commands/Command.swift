@@ -1,0 +1,169 @@
+import Switchboard
+
+/// One parsed command line.
+enum Command: Equatable {
+    /// `list [PATTERN]`.
+    case list(pattern: String?)
+    /// `get KEY`.
+    case get(key: String)
+    /// `explain KEY`.
+    case explain(key: String)
+    /// `set KEY VALUE`; `value` is the text as typed, read later by the key's type.
+    case set(key: String, value: String)
+    /// `toggle KEY`.
+    case toggle(key: String)
+    /// `reset KEY`.
+    case reset(key: String)
+    /// `reset --all`.
+    case resetAll
+    /// `context`.
+    case showContext
+    /// `context NAME=VALUE…`.
+    case setContext([ContextAssignment])
+    /// `context clear [NAME…]`; no names clears everything.
+    case clearContext([String])
+    /// `diff`.
+    case diff
+    /// `log [N]`.
+    case log(count: Int)
+    /// `reload`.
+    case reload
+    /// `help [COMMAND]`.
+    case help(topic: String?)
+    /// `quit` or `exit`.
+    case quit
+
+    /// One `NAME=VALUE` of `context`.
+    struct ContextAssignment: Equatable {
+        /// The attribute's name, or `targetingKey`.
+        var name: String
+        /// The value as typed.
+        var text: String
+        /// Whether the value was quoted, which keeps it text.
+        var isQuoted: Bool
+    }
+
+    /// How many `log` entries are shown when no number is given.
+    static let defaultLogCount = 20
+}
+
+/// A command line that does not parse: the message and a hint, rendered like a diagnostic.
+struct CommandError: Error, Equatable {
+    /// What is wrong.
+    var message: String
+    /// How to put it right.
+    var hint: String?
+}
+
+/// Turns the words of a line into a ``Command``.
+enum CommandParser {
+    /// Parses a line; `nil` for a blank line or a `#` comment.
+    static func parse(_ line: String) throws(CommandError) -> Command? {
+        let tokens: [Token]
+        do {
+            tokens = try Tokenizer.split(line)
+        } catch {
+            switch error {
+            case .unterminatedQuote(let quote):
+                throw CommandError(message: "unterminated \(quote) quote", hint: "close it with another \(quote)")
+            }
+        }
+        guard let first = tokens.first, !first.text.hasPrefix("#") || first.isQuoted else { return nil }
+        return try parse(tokens, line: Array(line))
+    }
+
+    private static func parse(_ tokens: [Token], line: [Character]) throws(CommandError) -> Command {
+        let name = tokens[0].text
+        guard let info = CommandInfo.named(name) else {
+            let hint = Suggestions.nearestCommand(to: name).map { "did you mean '\($0)'? (help lists the commands)" }
+                ?? "help lists the commands"
+            throw CommandError(message: "unknown command '\(name)'", hint: hint)
+        }
+        let arguments = Array(tokens.dropFirst())
+        let words = arguments.map(\.text)
+        func usage(_ problem: String) -> CommandError {
+            CommandError(message: "\(problem)", hint: "usage: \(info.usage)")
+        }
+        func expectingNothing(_ command: Command) throws(CommandError) -> Command {
+            guard words.isEmpty else { throw usage("\(info.name) takes no arguments") }
+            return command
+        }
+        func key() throws(CommandError) -> String {
+            guard let key = words.first else { throw usage("\(info.name) needs a KEY") }
+            guard words.count == 1 else { throw usage("\(info.name) takes one KEY") }
+            return key
+        }
+        switch info.name {
+        case "list":
+            guard words.count <= 1 else { throw usage("list takes at most one PATTERN") }
+            return .list(pattern: words.first)
+        case "get":
+            return .get(key: try key())
+        case "explain":
+            return .explain(key: try key())
+        case "set":
+            guard words.count >= 2 else {
+                throw usage(words.isEmpty ? "set needs a KEY and a VALUE" : "set needs a VALUE after the key")
+            }
+            return .set(key: words[0], value: value(of: Array(arguments.dropFirst()), in: line))
+        case "toggle":
+            return .toggle(key: try key())
+        case "reset":
+            if words == ["--all"] { return .resetAll }
+            if words.contains("--all") { throw usage("reset takes either a KEY or --all") }
+            return .reset(key: try key())
+        case "context":
+            return try context(arguments, usage: usage)
+        case "diff":
+            return try expectingNothing(.diff)
+        case "log":
+            guard words.count <= 1 else { throw usage("log takes at most one number") }
+            guard let text = words.first else { return .log(count: Command.defaultLogCount) }
+            guard let count = Int(text), count > 0 else { throw usage("'\(text)' is not a positive number") }
+            return .log(count: count)
+        case "reload":
+            return try expectingNothing(.reload)
+        case "help":
+            guard words.count <= 1 else { throw usage("help takes at most one COMMAND") }
+            return .help(topic: words.first)
+        default:
+            return try expectingNothing(.quit)
+        }
+    }
+
+    /// The value of `set`: one word as it was unquoted; several words as the rest of the line, verbatim, so that
+    /// `set app.motd hello world` and `set app.ports [80, 443]` mean what they look like. A lone JSON list or
+    /// object also stays verbatim, since unquoting would eat the quotes inside `{"a":1}`.
+    private static func value(of tokens: [Token], in line: [Character]) -> String {
+        guard let first = tokens.first, let last = tokens.last else { return "" }
+        let raw = String(line[first.range.lowerBound..<last.range.upperBound])
+        if tokens.count > 1 || raw.hasPrefix("[") || raw.hasPrefix("{") { return raw }
+        return first.text
+    }
+
+    private static func context(
+        _ arguments: [Token], usage: (String) -> CommandError
+    ) throws(CommandError) -> Command {
+        guard let first = arguments.first else { return .showContext }
+        if first.text == "clear", !first.isQuoted {
+            return .clearContext(arguments.dropFirst().map(\.text))
+        }
+        var assignments: [Command.ContextAssignment] = []
+        for argument in arguments {
+            guard let equals = argument.text.firstIndex(of: "="), equals != argument.text.startIndex else {
+                throw usage("expected NAME=VALUE, found '\(argument.text)'")
+            }
+            let name = String(argument.text[..<equals])
+            let text = String(argument.text[argument.text.index(after: equals)...])
+            assignments.append(Command.ContextAssignment(name: name, text: text, isQuoted: argument.isQuoted))
+        }
+        return .setContext(assignments)
+    }
+}
+
+extension Suggestions {
+    /// The command name nearest a mistyped one.
+    static func nearestCommand(to word: String) -> String? {
+        nearest(to: word, in: CommandInfo.names)
+    }
+}

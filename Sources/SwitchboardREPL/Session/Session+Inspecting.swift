@@ -1,0 +1,190 @@
+import Switchboard
+
+/// The commands that only look: list, get, explain, diff, log, context and help.
+extension Session {
+    func list(_ pattern: String?) -> Reply {
+        var keys = board.registry.keys
+        if let pattern {
+            let glob = Glob(pattern)
+            // Without wildcards a pattern is a prefix, so `list app.` lists a namespace.
+            keys = keys.filter { glob.hasWildcards ? glob.matches($0) : $0.hasPrefix(pattern) }
+            if keys.isEmpty {
+                let near = Suggestions.near(pattern, in: board.registry.keys)
+                let hint = near.isEmpty ? "`list` with no pattern shows every key"
+                    : "did you mean \(near.map { "'\($0)'" }.joined(separator: ", "))?"
+                return failure("no key matches '\(pattern)'", hint: hint)
+            }
+        }
+        guard !keys.isEmpty else { return Reply(output: "no definitions\n") }
+        var table = Table(header: ["KEY", "TYPE", "VALUE", "LAYER"])
+        let registry = board.registry
+        for key in keys {
+            let resolution = board.resolve(key, context: context)
+            table.rows.append([
+                key, registry[key]?.type.rawValue ?? "", resolution.value?.shortText ?? "—",
+                layerText(resolution),
+            ])
+        }
+        return Reply(output: table.render(terminal: terminal))
+    }
+
+    func get(_ key: String) -> Reply {
+        guard board.registry[key] != nil else { return unknownKey(key) }
+        let resolution = board.resolve(key, context: context)
+        guard let value = resolution.value else {
+            return failure("\(key) did not resolve: \(resolution.errorMessage ?? "no value")",
+                           hint: resolution.errorCode.map { "error code \($0.rawValue)" })
+        }
+        return Reply(output: "\(key) = \(value.plainText) \(terminal.dim("(\(source(of: resolution)))"))\n")
+    }
+
+    func explain(_ key: String) -> Reply {
+        guard let explanation = board.explain(key, context: context) else { return unknownKey(key) }
+        var output = explanation.rendered(terminal: terminal)
+        if !context.isEmpty { output += terminal.dim("for the context \(contextSummary)") + "\n" }
+        return Reply(output: output)
+    }
+
+    func diff() -> Reply {
+        var table = Table(header: ["KEY", "DEFAULT", "VALUE", "LAYER", "ORIGIN"])
+        let snapshot = board.snapshot
+        for entry in snapshot.entries {
+            let definition = entry.definition
+            let resolution = board.resolve(definition.key, context: context)
+            let isDefault = resolution.layer == .default && definition.hasDefault
+                && resolution.value == definition.defaultValue
+            guard !isDefault else { continue }
+            let origin: String = if let layer = resolution.layer, layer != .default {
+                entry.overrides.last { $0.layer == layer }?.origin.description ?? ""
+            } else {
+                Self.describe(resolution.reason) ?? ""
+            }
+            table.rows.append([
+                definition.key, definition.hasDefault ? definition.defaultValue.shortText : "—",
+                resolution.value?.shortText ?? "—",
+                resolution.layer?.rawValue ?? "none", origin,
+            ])
+        }
+        guard !table.rows.isEmpty else { return Reply(output: "every key has its default value\n") }
+        return Reply(output: table.render(terminal: terminal))
+    }
+
+    func log(_ count: Int) -> Reply {
+        let records = board.auditLog(limit: count)
+        guard !records.isEmpty else { return Reply(output: "no changes have been recorded\n") }
+        var table = Table(header: ["TIME", "ACTOR", "KEY", "CHANGE"])
+        for record in records {
+            let change = "\(record.old?.shortText ?? "(none)") → \(record.new?.shortText ?? "(none)")"
+            table.rows.append([record.time, record.actor, record.key, change])
+        }
+        return Reply(output: table.render(terminal: terminal))
+    }
+
+    func help(_ topic: String?) -> Reply {
+        guard let topic else {
+            let width = CommandInfo.all.map(\.usage.count).max() ?? 0
+            var output = "Commands:\n"
+            for info in CommandInfo.all {
+                output += "  " + terminal.bold(info.usage) + String(repeating: " ", count: width - info.usage.count)
+                    + "  " + info.summary + "\n"
+            }
+            output += "`help COMMAND` tells more. Tab completes commands, keys and values; ↑ recalls history.\n"
+            return Reply(output: output)
+        }
+        guard let info = CommandInfo.named(topic) else {
+            let hint = Suggestions.nearestCommand(to: topic).map { "did you mean '\($0)'?" } ?? "`help` lists them"
+            return failure("no command '\(topic)'", hint: hint)
+        }
+        var output = "usage: \(terminal.bold(info.usage))\n\n\(info.summary).\n\n"
+        output += info.details.split(separator: "\n", omittingEmptySubsequences: false).map { $0 + "\n" }.joined()
+        if !info.aliases.isEmpty { output += "Also: \(info.aliases.joined(separator: ", ")).\n" }
+        return Reply(output: output)
+    }
+
+    // MARK: - Context
+
+    func showContext() -> Reply {
+        guard !context.isEmpty else {
+            return Reply(output: "the context is empty; set attributes with `context NAME=VALUE`\n")
+        }
+        var output = ""
+        if let key = context.targetingKey { output += "targetingKey = \(Value.string(key).json)\n" }
+        for name in context.attributes.keys.sorted() {
+            output += "\(name) = \(context.attributes[name]?.json ?? "null")\n"
+        }
+        return Reply(output: output)
+    }
+
+    func setContext(_ assignments: [Command.ContextAssignment]) -> Reply {
+        var context = self.context
+        for assignment in assignments {
+            context.assign(assignment.name, text: assignment.text, quoted: assignment.isQuoted)
+        }
+        change(context: context)
+        return showContext()
+    }
+
+    func clearContext(_ names: [String]) -> Reply {
+        guard !names.isEmpty else {
+            change(context: .empty)
+            return Reply(output: "the context is empty\n")
+        }
+        var context = self.context
+        for name in names {
+            if name == "targetingKey", context.targetingKey != nil {
+                context.targetingKey = nil
+            } else if context.attributes.removeValue(forKey: name) == nil {
+                let known = (self.context.targetingKey == nil ? [] : ["targetingKey"])
+                    + self.context.attributes.keys.sorted()
+                let hint = Suggestions.nearest(to: name, in: known).map { "did you mean '\($0)'?" }
+                    ?? (known.isEmpty ? "the context is empty" : "it has \(known.joined(separator: ", "))")
+                return failure("the context has no '\(name)'", hint: hint)
+            }
+        }
+        change(context: context)
+        return showContext()
+    }
+
+    private func change(context: EvaluationContext) {
+        self.context = context
+        tracker.acceptAll(board: board, context: context)
+    }
+
+    // MARK: - Helpers
+
+    /// `runtime`, `default, variant control`, `default, targeting match`: where a value came from.
+    func source(of resolution: Resolution) -> String {
+        var parts = [resolution.layer?.rawValue ?? "no layer"]
+        if let variant = resolution.variant { parts.append("variant \(variant)") }
+        if let why = Self.describe(resolution.reason) { parts.append(why) }
+        return parts.joined(separator: ", ")
+    }
+
+    /// The reason in words, when it says more than the layer does.
+    static func describe(_ reason: Reason) -> String? {
+        switch reason {
+        case .static, .override: nil
+        case .default: "no rule matched"
+        case .targetingMatch: "targeting match"
+        case .split: "rollout split"
+        case .disabled: "disabled"
+        case .error: "error"
+        }
+    }
+
+    /// The layer of a resolution for the last column of `list`, in colour when something overrides the default.
+    private func layerText(_ resolution: Resolution) -> String {
+        guard let layer = resolution.layer else { return terminal.red("error") }
+        return layer == .default ? layer.rawValue : terminal.yellow(layer.rawValue)
+    }
+
+    /// The context in one line: `targetingKey=user-1 plan="pro"`.
+    var contextSummary: String {
+        var parts: [String] = []
+        if let key = context.targetingKey { parts.append("targetingKey=\(key)") }
+        for (name, value) in context.attributes.sorted(by: { $0.key < $1.key }) {
+            parts.append("\(name)=\(value.json)")
+        }
+        return parts.joined(separator: " ")
+    }
+}

@@ -1,0 +1,133 @@
+import Switchboard
+
+/// The commands that change something: set, toggle, reset and reload.
+extension Session {
+    func set(_ key: String, text: String) -> Reply {
+        guard let definition = board.registry[key] else { return unknownKey(key) }
+        do {
+            if let value = variantValue(named: text, of: definition) {
+                try board.set(key, to: value, actor: actor)
+            } else {
+                try board.set(key, text: text, actor: actor)
+            }
+        } catch {
+            return failure(error, definition: definition)
+        }
+        return changed(key)
+    }
+
+    func toggle(_ key: String) -> Reply {
+        guard let definition = board.registry[key] else { return unknownKey(key) }
+        guard definition.type == .bool else {
+            return failure("\(key) is \(definition.type.withArticle), not a bool; only bool keys toggle",
+                           hint: "set \(key) VALUE")
+        }
+        let current = board.resolve(key, context: context).value?.boolValue
+            ?? definition.defaultValue.boolValue ?? false
+        do {
+            try board.set(key, to: .bool(!current), actor: actor)
+        } catch {
+            return failure(error, definition: definition)
+        }
+        return changed(key)
+    }
+
+    func reset(_ key: String) -> Reply {
+        let snapshot = board.snapshot
+        let entry = snapshot.entry(key)
+        // A runtime override that no longer fits the definition is skipped, but it is still there to remove.
+        let hasOverride = entry.map { entry in
+            entry.overrides.contains { $0.layer == .runtime }
+                || entry.rejected.contains { $0.override.layer == .runtime }
+        } ?? false
+        guard hasOverride || snapshot.orphans[key] != nil else {
+            guard entry != nil else { return unknownKey(key) }
+            let resolution = board.resolve(key, context: context)
+            return Reply(output: "\(key) has no runtime override; it is \(resolution.value?.plainText ?? "—") "
+                + terminal.dim("(\(source(of: resolution)))") + "\n")
+        }
+        do {
+            try board.reset(key, actor: actor)
+        } catch {
+            return failure(error, definition: nil)
+        }
+        guard entry != nil else { return Reply(output: "removed the orphaned runtime override of \(key)\n") }
+        return changed(key)
+    }
+
+    func resetAll() -> Reply {
+        let count: Int
+        do {
+            count = try board.store.read().count
+        } catch {
+            return failure(error.message, hint: error.hint)
+        }
+        guard count > 0 else { return Reply(output: "there are no runtime overrides\n") }
+        let question = count == 1 ? "Remove the runtime override?" : "Remove all \(count) runtime overrides?"
+        if let confirm, !confirm(question + " [y/N] ") {
+            return Reply(output: "nothing was removed\n")
+        }
+        do {
+            try board.resetAll(actor: actor)
+        } catch {
+            return failure(error, definition: nil)
+        }
+        let changes = tracker.changes(board: board, context: context)
+        var output = "removed \(count) runtime override\(count == 1 ? "" : "s")\n"
+        for change in changes { output += "  " + change.rendered(terminal: terminal) + "\n" }
+        return Reply(output: output)
+    }
+
+    func reload() -> Reply {
+        let report = board.reload()
+        reportedReloadErrors = board.lastReloadErrors
+        let diagnostics = report.diagnostics.map { errorTerminal.render($0) + "\n" }.joined()
+        guard !report.hasErrors else {
+            let errors = report.errors.count
+            let kept = board.registry.count
+            return Reply(
+                errors: diagnostics + errorTerminal.red("\(errors) error\(errors == 1 ? "" : "s") in the definitions")
+                    + "; still using the last good definitions (\(kept) key\(kept == 1 ? "" : "s"))\n",
+                succeeded: false)
+        }
+        let files = report.registry.files.count
+        var output = "reloaded \(report.registry.count) definition\(report.registry.count == 1 ? "" : "s") "
+            + "from \(files) file\(files == 1 ? "" : "s")\n"
+        for change in tracker.changes(board: board, context: context) {
+            output += "  " + change.rendered(terminal: terminal) + "\n"
+        }
+        return Reply(output: output, errors: diagnostics)
+    }
+
+    // MARK: - Helpers
+
+    /// The value of the variant `text` names, when `text` is a variant's name rather than a variant's value.
+    private func variantValue(named text: String, of definition: Definition) -> Value? {
+        guard let value = definition.value(ofVariant: text) else { return nil }
+        if case .success(let parsed) = Value.parse(text, as: definition.type), definition.variant(for: parsed) != nil {
+            return nil
+        }
+        return value
+    }
+
+    /// The reply after this session changed `key`: its new value, which the user has now seen.
+    private func changed(_ key: String) -> Reply {
+        tracker.accept([key], board: board, context: context)
+        let resolution = board.resolve(key, context: context)
+        let value = resolution.value?.plainText ?? "—"
+        return Reply(output: "\(key) = \(value) \(terminal.dim("(\(source(of: resolution)))"))\n")
+    }
+
+    /// A refusal from the board, with the definition's type and constraints as the hint when it gives none.
+    private func failure(_ error: Board.SetError, definition: Definition?) -> Reply {
+        switch error {
+        case .unknownKey(let key, _):
+            return unknownKey(key)
+        case .invalidValue(let key, let problem):
+            let hint = problem.hint ?? definition.map { "\(key) is \($0.type.withArticle)" }
+            return failure("refused value for \(key): \(problem.message); nothing was written", hint: hint)
+        case .store(let problem):
+            return failure(problem.message, hint: problem.hint)
+        }
+    }
+}

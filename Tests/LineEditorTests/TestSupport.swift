@@ -1,0 +1,43 @@
+import Foundation
+import Glibc
+
+/// A new, empty directory for one test's files.
+struct TemporaryDirectory {
+    /// The directory's path.
+    let path: String
+
+    /// Creates the directory.
+    init() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("LineEditorTests-\(UUID())")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        path = url.path
+    }
+
+    /// The path of `name` inside the directory.
+    func file(_ name: String) -> String {
+        path + "/" + name
+    }
+
+    /// Deletes the directory and everything in it.
+    func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+/// The text of the file at `path`, or `nil` when it can't be read.
+func contents(of path: String) -> String? {
+    FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+}
+
+/// Writes `text` to `path`, replacing it, with the given mode.
+func writeFile(_ text: String, to path: String, mode: mode_t = 0o644) throws {
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    chmod(path, mode)
+}
+
+/// The permission bits of the file at `path`.
+func permissions(of path: String) -> mode_t {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return 0 }
+    return status.st_mode & 0o7777
+}
