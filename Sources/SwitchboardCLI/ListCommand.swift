@@ -43,21 +43,3 @@ struct ListCommand: ParsableCommand {
     }
 }
 
-extension Snapshot.Entry {
-    /// The entry as JSON for `list --json`, with its resolution for the context listed.
-    func jsonValue(resolution: Resolution) -> Value {
-        let definition = self.definition
-        let fixed = resolution
-        var object: [String: Value] = [
-            "key": .string(definition.key), "kind": .string(definition.kind.rawValue),
-            "type": .string(definition.type.rawValue), "default": definition.defaultValue,
-            "value": fixed.value ?? .null, "layer": fixed.layer.map { .string($0.rawValue) } ?? .null,
-            "location": .string(definition.location.description),
-        ]
-        if let description = definition.description { object["description"] = .string(description) }
-        if let variant = fixed.variant { object["variant"] = .string(variant) }
-        if let owner = definition.owner { object["owner"] = .string(owner) }
-        if let expires = definition.expires { object["expires"] = .string(expires.description) }
-        return .object(object)
-    }
-}

@@ -25,10 +25,7 @@ struct GetCommand: ParsableCommand {
                 if options.json { print(resolution.jsonValue(key: key).json) } else { print("(no value: \(resolution.reason.rawValue))") }
                 return
             }
-            let suggestions = board.registry.keys.nearest(to: key)
-            Terminal.standardError.write("error: unknown key '\(key)'"
-                + (suggestions.isEmpty ? "" : "\n  hint: did you mean \(suggestions.joined(separator: ", "))?") + "\n")
-            throw ExitCode(1)
+            throw unknownKey(key, in: board)
         }
         if options.json {
             print(resolution.jsonValue(key: key).json)
@@ -53,10 +50,7 @@ struct ExplainCommand: ParsableCommand {
     func run() throws {
         let board = try options.openBoard()
         guard let explanation = board.explain(key, context: evaluation.context) else {
-            let suggestions = board.registry.keys.nearest(to: key)
-            Terminal.standardError.write("error: unknown key '\(key)'"
-                + (suggestions.isEmpty ? "" : "\n  hint: did you mean \(suggestions.joined(separator: ", "))?") + "\n")
-            throw ExitCode(1)
+            throw unknownKey(key, in: board)
         }
         if options.json {
             print(explanation.jsonValue.json)
@@ -147,47 +141,10 @@ struct ResetCommand: ParsableCommand {
     }
 }
 
-extension [String] {
-    /// Keys near a mistyped one, for "did you mean".
-    func nearest(to key: String) -> [String] {
-        Suggestions.near(key, in: self)
-    }
-}
-
-extension Resolution {
-    /// The resolution as JSON for `--json` output.
-    func jsonValue(key: String) -> Value {
-        var object: [String: Value] = ["key": .string(key), "value": value ?? .null, "reason": .string(reason.rawValue)]
-        if let layer { object["layer"] = .string(layer.rawValue) }
-        if let variant { object["variant"] = .string(variant) }
-        if let errorCode { object["errorCode"] = .string(errorCode.rawValue) }
-        if let errorMessage { object["errorMessage"] = .string(errorMessage) }
-        return .object(object)
-    }
-}
-
-extension Explanation {
-    /// The explanation as JSON.
-    var jsonValue: Value {
-        let steps: [Value] = steps.map { step in
-            var object: [String: Value] = ["layer": .string(step.layer.rawValue), "value": step.value ?? .null]
-            if let origin = step.origin { object["origin"] = .string(origin) }
-            switch step.status {
-            case .absent: object["status"] = "absent"
-            case .winner: object["status"] = "winner"
-            case .shadowed: object["status"] = "shadowed"
-            case .rejected(let why):
-                object["status"] = "rejected"
-                object["problem"] = .string(why)
-            }
-            return .object(object)
-        }
-        return .object([
-            "key": .string(key), "type": .string(definition.type.rawValue), "kind": .string(definition.kind.rawValue),
-            "value": resolution.value ?? .null, "layer": resolution.layer.map { .string($0.rawValue) } ?? .null,
-            "reason": .string(resolution.reason.rawValue), "layers": .list(steps),
-            "environmentVariable": .string(environmentVariable),
-            "targeting": targeting.map(Value.string) ?? .null,
-        ])
-    }
+/// Reports a key no definition has, with the nearest keys, and returns the exit status to throw.
+func unknownKey(_ key: String, in board: Board) -> ExitCode {
+    let suggestions = Suggestions.near(key, in: board.registry.keys)
+    Terminal.standardError.write("error: unknown key '\(key)'"
+        + (suggestions.isEmpty ? "" : "\n  hint: did you mean \(suggestions.joined(separator: ", "))?") + "\n")
+    return ExitCode(1)
 }

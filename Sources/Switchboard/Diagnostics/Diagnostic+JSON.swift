@@ -1,9 +1,8 @@
-import Switchboard
 import YAML
 
 extension Diagnostic {
-    /// The diagnostic as a JSON object for `--json` output.
-    var jsonValue: Value {
+    /// The diagnostic as a JSON object: severity, message, and file, line, column and hint when present.
+    public var jsonValue: Value {
         var object: [String: Value] = ["severity": .string(severity.rawValue), "message": .string(message)]
         if let location {
             object["file"] = .string(location.file)
