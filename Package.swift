@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Switchboard", targets: ["Switchboard"]),
         .library(name: "YAML", targets: ["YAML"]),
         .executable(name: "switchboard", targets: ["SwitchboardCLI"]),
+        .plugin(name: "SwitchboardGenerator", targets: ["SwitchboardGeneratorPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,15 +29,20 @@ let package = Package(
         .target(name: "LineEditor"),
         // The debug REPL: sessions that run one command line each, Tab completion, and the interactive loop.
         .target(name: "SwitchboardREPL", dependencies: ["Switchboard", "YAML", "LineEditor"]),
+        // Typed accessors: Swift source with one FlagKey per definition (`switchboard generate`).
+        .target(name: "SwitchboardCodegen", dependencies: ["Switchboard", "YAML"]),
+        // Runs `switchboard generate` on a target's flags/ folder at every build.
+        .plugin(name: "SwitchboardGeneratorPlugin", capability: .buildTool(), dependencies: ["SwitchboardCLI"]),
         // The `switchboard` command line.
         .executableTarget(
             name: "SwitchboardCLI",
             dependencies: [
                 "Switchboard",
                 "SwitchboardREPL",
+                "SwitchboardCodegen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            exclude: ["ServeCommand.swift", "GenerateCommand.swift"]
+            exclude: ["ServeCommand.swift"]
         ),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"], resources: [.copy("Fixtures")]),
         .testTarget(
@@ -46,6 +52,11 @@ let package = Package(
         ),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
         .testTarget(
+            name: "SwitchboardCodegenTests",
+            dependencies: ["SwitchboardCodegen", "Switchboard", "SwitchboardCLI"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
             name: "SwitchboardREPLTests",
             dependencies: ["SwitchboardREPL", "Switchboard", "LineEditor", "SwitchboardCLI"],
             resources: [.copy("Fixtures")]
@@ -53,7 +64,7 @@ let package = Package(
     ]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))

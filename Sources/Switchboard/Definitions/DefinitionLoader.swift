@@ -241,7 +241,9 @@ public enum DefinitionLoader {
 
     /// The definitions files below a directory, in byte order of their relative paths.
     public static func definitionFiles(in directory: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
+        // Enumerate the real folder, so a definitions directory that is a symlink works; paths keep the name given.
+        let real = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
+        guard let enumerator = FileManager.default.enumerator(atPath: real) else { return [] }
         var relative: [String] = []
         while let path = enumerator.nextObject() as? String {
             let name = (path as NSString).lastPathComponent
