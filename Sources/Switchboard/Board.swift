@@ -94,6 +94,12 @@ public final class Board: Sendable {
     private let cell: SnapshotCell
     private let state: Mutex<State>
     private let watcher: Mutex<Task<Void, Never>?> = Mutex(nil)
+    private let reloading = Mutex(())
+
+    /// The environment name that selects an override file, from the options or `SWITCHBOARD_ENV`.
+    private var environmentName: String? {
+        options.environmentName ?? options.environment["SWITCHBOARD_ENV"]
+    }
 
     private struct State {
         var registry: Registry
@@ -295,9 +301,15 @@ public final class Board: Sendable {
         try set(key, to: value.flagValue, actor: actor)
     }
 
-    /// Sets a runtime override from text (as typed on a command line), parsed by the key's type.
+    /// Sets a runtime override from text (as typed on a command line), parsed by the key's type; for a variant
+    /// flag the text may also name a variant.
     public func set(_ key: String, text: String, actor: String) throws(SetError) {
         let definition = try definition(for: key)
+        // A variant flag takes a variant's name as well as its value.
+        if let value = definition.value(ofVariant: text), definition.variant(for: .string(text)) == nil {
+            try set(key, to: value, actor: actor)
+            return
+        }
         switch Value.parse(text, as: definition.type) {
         case .success(let value): try set(key, to: value, actor: actor)
         case .failure(let problem): throw .invalidValue(key: key, problem)
@@ -391,10 +403,18 @@ public final class Board: Sendable {
     /// errors, the last good ones stay in use and the errors are returned (and kept in ``lastReloadErrors``).
     @discardableResult
     public func reload() -> LoadReport {
+        // One reload at a time, so an older read can never replace a newer one.
+        reloading.withLock { _ in reloadNow() }
+    }
+
+    private func reloadNow() -> LoadReport {
+        // Fingerprints first: an edit landing while the files are read then shows as a change at the next poll.
+        let before = Self.fingerprints(of: DefinitionLoader.definitionFiles(in: directory)
+            + FileOverrides.paths(flagsDirectory: directory, environment: environmentName, extra: options.overrideFiles))
         let report = DefinitionLoader.load(directory: directory)
         let files = Self.loadFiles(directory: directory, options: options)
         let diagnostics = Diagnostic.sorted(report.diagnostics + files.diagnostics)
-        let fingerprints = Self.fingerprints(of: report.registry.files + files.files)
+        let fingerprints = before.filter { (report.registry.files + files.files).contains($0.key) }
         if report.hasErrors || files.diagnostics.contains(where: \.isError) {
             state.withLock { state in
                 state.lastReloadErrors = diagnostics.filter(\.isError)
@@ -486,8 +506,7 @@ public final class Board: Sendable {
         if options.watchDefinitions {
             let current = Self.fingerprints(of: Array(sources.keys))
             let listed = Set(DefinitionLoader.definitionFiles(in: directory))
-                .union(FileOverrides.paths(flagsDirectory: directory,
-                                           environment: options.environmentName ?? options.environment["SWITCHBOARD_ENV"],
+                .union(FileOverrides.paths(flagsDirectory: directory, environment: environmentName,
                                            extra: options.overrideFiles).filter { FileManager.default.fileExists(atPath: $0) })
             if current != sources || listed != Set(sources.keys) {
                 reload()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Switchboard
 import SwitchboardREPL
 
@@ -14,9 +15,19 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let report = DefinitionLoader.load(directory: options.flags)
-        let files = FileOverrides.load(paths: FileOverrides.paths(
-            flagsDirectory: options.flags, environment: options.environmentName))
-        let diagnostics = Diagnostic.sorted(report.diagnostics + files.diagnostics)
+        // Every override file is checked, not only the selected environment's: each is meant for some deployment.
+        var diagnostics = report.diagnostics
+        let environmentName = options.environmentName ?? ProcessInfo.processInfo.environment["SWITCHBOARD_ENV"]
+        var required = Set<String>()
+        if let environmentName, !environmentName.isEmpty {
+            required.insert(FileOverrides.paths(flagsDirectory: options.flags, environment: environmentName)[0])
+        }
+        let paths = Array(Set(FileOverrides.allPaths(flagsDirectory: options.flags)).union(required)).sorted()
+        for path in paths {
+            let files = FileOverrides.load(paths: [path], required: required)
+            diagnostics += report.hasErrors ? files.diagnostics : files.diagnostics(against: report.registry)
+        }
+        diagnostics = Diagnostic.sorted(diagnostics)
         let errors = diagnostics.count(where: \.isError)
         let warnings = diagnostics.count - errors
         if options.json {

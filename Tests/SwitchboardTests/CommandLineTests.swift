@@ -24,6 +24,17 @@ struct CommandLineTests {
         #expect(json.objectValue?["warnings"] == 1)
     }
 
+    @Test func validateChecksEveryOverrideFile() throws {
+        let (directory, flags) = makeProject()
+        directory.write("flags/environments/staging.yaml", "overrides:\n  app.theme: purple\n")
+        let result = try runSwitchboard(["validate", "--flags", flags])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("staging.yaml:2:14: warning: override of app.theme skipped: purple is not an allowed value"))
+        let missing = try runSwitchboard(["validate", "--flags", flags], environment: ["SWITCHBOARD_ENV": "prod"])
+        #expect(missing.status == 1)
+        #expect(missing.stdout.contains("environments/prod.yaml does not exist"))
+    }
+
     @Test func usageErrorExitsTwo() throws {
         #expect(try runSwitchboard(["reset"]).status == 2)
         #expect(try runSwitchboard(["frobnicate"]).status == 2)

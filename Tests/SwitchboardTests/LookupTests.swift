@@ -57,6 +57,7 @@ struct LookupTests {
         #expect(throws: Board.SetError.self) { try board.set("app.theme", to: "purple", actor: "t") }
         #expect(throws: Board.SetError.self) { try board.set("app.new_flow", text: "yes", actor: "t") }
         #expect(throws: Board.SetError.self) { try board.set("app.nope", to: true, actor: "t") }
+        #expect(throws: Board.SetError.self) { try board.set("app.ratio", text: ".inf", actor: "t") }
         #expect(!FileManager.default.fileExists(atPath: board.store.path))
         do {
             try board.set("app.theme", to: "purple", actor: "t")
@@ -64,6 +65,16 @@ struct LookupTests {
             #expect(error.description == "refused value for app.theme: purple is not an allowed value of app.theme\n"
                 + "  hint: allowed values: system, light, dark")
         }
+        _ = directory
+    }
+
+    @Test func variantFlagsTakeAVariantNameOrValue() throws {
+        let (directory, flags) = makeProject()
+        let board = try openBoard(flags)
+        try board.set("app.color", text: "treatment", actor: "t")
+        #expect(board.resolve("app.color").value == "green")
+        try board.set("app.color", text: "blue", actor: "t")
+        #expect(board.resolve("app.color").variant == "control")
         _ = directory
     }
 

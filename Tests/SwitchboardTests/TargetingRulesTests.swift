@@ -102,6 +102,7 @@ struct TargetingRulesTests {
             (["agent": "Mozilla Mobile Safari"], 10),
             (["version": "2.3.0", "age": 3], 50),
             (["version": "2.0.9", "age": 3], 20),
+            (["version": "2.3.0"], 20),  // a missing number never compares as 0
             (["signup": "2026-07-01T10:00:00Z"], 60),
             (["signup": "2026-05-01"], 20),
             (["beta": false], 70),
@@ -216,5 +217,52 @@ struct TargetingRulesTests {
     @Test func unknownPrerequisiteIsAnError() {
         let yaml = "flags:\n  a:\n    type: bool\n    default: false\n    requires: { flag: payments.v2, value: true }\n"
         #expect(errors(yaml) == ["r.yaml:5:23: error: requires unknown flag 'payments.v2'"])
+    }
+
+    @Test func requirementsNameVariantsAndMustBePossible() {
+        let base = """
+            flags:
+              color:
+                type: string
+                variants: { control: blue, treatment: green }
+                default: control
+              a:
+                type: bool
+                default: false
+                requires: { flag: color, value: treatment }
+              b:
+                type: bool
+                default: false
+                requires: { flag: color, value: purple }
+            """
+        #expect(errors(base) == [
+            "r.yaml:13:37: error: required value of color: \"purple\" is not the value of any variant of color\n"
+                + "  hint: variants: control (\"blue\"), treatment (\"green\")",
+        ])
+    }
+
+    @Test func segmentMistakesAreReportedOnceEvenWhenUnused() {
+        let yaml = """
+            segments:
+              broken: [{ attribute: x, equal: 1 }]
+            flags:
+              a:
+                type: bool
+                default: false
+                rules:
+                  - { segment: broken, serve: true }
+                  - { segment: broken, serve: false }
+              b:
+                type: bool
+                default: false
+            """
+        #expect(errors(yaml).count(where: { $0.contains("unknown operator 'equal'") }) == 1)
+        let unused = "segments:\n  broken: [{ attribute: x, equal: 1 }]\nflags: {}\n"
+        #expect(errors(unused).count == 1)
+    }
+
+    @Test func variantValuesMeetTheConstraints() {
+        let yaml = "flags:\n  n:\n    type: int\n    max: 10\n    variants: { low: 1, high: 1000 }\n    default: low\n"
+        #expect(errors(yaml).first?.hasPrefix("r.yaml:5:31: error: variant 'high' of n: 1000 is above the maximum 10") == true)
     }
 }

@@ -22,7 +22,16 @@ extension Definition {
     /// `max`, `pattern`). Returns `nil` when it fits.
     public func problem(with value: Value) -> ValueProblem? {
         if let problem = Definition.typeProblem(value, expected: type) { return problem }
-        if !variants.isEmpty, variant(for: value) == nil {
+        if case .double(let number) = value, !number.isFinite {
+            return ValueProblem("\(number) cannot be a value: JSON, the store's and the server's format, has no infinity or NaN",
+                                hint: "use a large finite number instead")
+        }
+        return constraintProblem(with: value)
+    }
+
+    /// Checks `values`, variants, `min`, `max` and `pattern`, assuming the type is right.
+    func constraintProblem(with value: Value, checkingVariants: Bool = true) -> ValueProblem? {
+        if checkingVariants, !variants.isEmpty, variant(for: value) == nil {
             let list = variants.map { "\($0.name) (\($0.value))" }.joined(separator: ", ")
             return ValueProblem("\(value) is not the value of any variant of \(key)", hint: "variants: \(list)")
         }

@@ -113,7 +113,13 @@ public enum DefinitionLoader {
                 continue
             }
             let variable = KeySyntax.environmentVariable(for: definition.key)
-            if let other = variables[variable] {
+            if let other = variables[variable], definition.targeting?.isFlagd == true {
+                // flagd files keep their keys as written; they load, but the variable is ambiguous.
+                diagnostics.append(.warning(
+                    at: definition.location,
+                    "\(definition.key) and \(other.key) (\(other.location)) map to the same environment variable \(variable)",
+                    hint: "that variable overrides both; rename one to override them separately"))
+            } else if let other = variables[variable] {
                 diagnostics.append(.error(
                     at: definition.location,
                     "\(definition.key) and \(other.key) (\(other.location)) map to the same environment variable \(variable)",
@@ -187,7 +193,10 @@ public enum DefinitionLoader {
                     continue
                 }
                 let other = definitions[position]
-                switch Value.from(valueNode, as: other.type) {
+                // A variant flag's requirement may name a variant; any value must be one the flag can have.
+                let written = valueNode.scalar.flatMap { other.value(ofVariant: $0.text) }
+                let parsed = written.map { Result<Value, ValueProblem>.success($0) } ?? Value.from(valueNode, as: other.type)
+                switch parsed.flatMap({ value in other.problem(with: value).map { .failure($0) } ?? .success(value) }) {
                 case .failure(let problem):
                     diagnostics.append(.error(at: valueNode.location, "required value of \(key): \(problem.message)",
                                               hint: problem.hint))

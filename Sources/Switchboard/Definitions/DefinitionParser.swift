@@ -234,7 +234,13 @@ struct DefinitionParser {
             case .failure(let problem):
                 error(pair.value, "variant '\(name)' of \(definition.key): \(problem.message)", hint: problem.hint)
             case .success(let value):
-                definition.variants.append(.init(name: name, value: value))
+                if let problem = definition.constraintProblem(with: value, checkingVariants: false)
+                    ?? (value.doubleValue?.isFinite == false ? definition.problem(with: value) : nil)
+                {
+                    error(pair.value, "variant '\(name)' of \(definition.key): \(problem.message)", hint: problem.hint)
+                } else {
+                    definition.variants.append(.init(name: name, value: value))
+                }
             }
         }
     }

@@ -50,6 +50,7 @@ extension Board {
         // The default layer's own value for this context, even when an override wins.
         var targetingNote: String?
         var defaultValue = entry.definition.defaultValue
+        var defaultVariant = entry.definition.defaultVariant
         if let targeting = entry.definition.targeting {
             let flagResult = snapshot.evaluator.evaluate(key, context: context)
             if let prerequisite = evaluation.unmetPrerequisite {
@@ -58,6 +59,7 @@ extension Board {
                 targetingNote = "targeting failed: \(code.rawValue): \(flagResult.errorMessage ?? "")"
             } else if let name = flagResult.variant, let outcome = targeting.outcomes[name] {
                 defaultValue = outcome.value
+                defaultVariant = outcome.variant
                 targetingNote = name == "#default"
                     ? "no rule matched (\(flagResult.reason.rawValue)); default served"
                     : outcome.summary + " → \(outcome.value.plainText)"
@@ -75,7 +77,7 @@ extension Board {
                 let definition = entry.definition
                 steps.append(Explanation.Step(
                     layer: .default, value: defaultValue,
-                    origin: "\(definition.defaultLocation)" + (definition.defaultVariant.map { " (variant \($0))" } ?? ""),
+                    origin: "\(definition.defaultLocation)" + (defaultVariant.map { " (variant \($0))" } ?? ""),
                     status: resolution.layer == .default ? .winner : .shadowed))
                 continue
             }

@@ -4,13 +4,13 @@ import Synchronization
 ///
 /// A writer swaps in a new snapshot and retires the old one. Readers use a snapshot without retaining it, only for
 /// the length of one lookup (nanoseconds to microseconds), so a retired snapshot is released only after a grace
-/// period far longer than any lookup. This is the read-copy-update pattern with a time-based grace period: reads
+/// period far longer than any lookup (60 s of the monotonic clock, so a wall-clock jump cannot shorten it). This is the read-copy-update pattern with a time-based grace period: reads
 /// never take a lock and never touch a shared reference count, so two cores reading at once do not contend.
 final class SnapshotCell: Sendable {
     // Pointers as bit patterns: raw pointers are not Sendable, addresses are.
     private let current: Atomic<UInt>
     private let retired = Mutex<[(address: UInt, time: Double)]>([])
-    static let gracePeriod = 10.0
+    static let gracePeriod = 60.0
 
     init(_ snapshot: Snapshot) {
         current = Atomic(Self.address(of: snapshot))
@@ -37,7 +37,7 @@ final class SnapshotCell: Sendable {
     func replace(with snapshot: Snapshot) -> Snapshot {
         let old = current.exchange(Self.address(of: snapshot), ordering: .acquiringAndReleasing)
         let previous = Self.unmanaged(old).takeUnretainedValue()
-        let now = Clock.secondsSinceEpoch()
+        let now = Clock.monotonicSeconds()
         let expired = retired.withLock { list -> [UInt] in
             list.append((old, now))
             let drop = list.filter { now - $0.time >= Self.gracePeriod }

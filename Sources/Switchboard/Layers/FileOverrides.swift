@@ -81,14 +81,31 @@ public struct FileOverrides: Sendable {
                 continue
             }
             for entry in entries {
-                guard let key = entry.key.scalar?.text, KeySyntax.isValid(key) else {
-                    let written = entry.key.scalar?.text ?? entry.key.kindDescription
-                    diagnostics.append(.error(at: entry.key.location, "invalid key '\(written)'",
-                                              hint: KeySyntax.hint(for: written)))
+                // Any text: flagd flags keep their own keys (camelCase included); a key without a definition is
+                // reported when the layer is applied.
+                guard let key = entry.key.scalar?.text, !key.isEmpty else {
+                    diagnostics.append(.error(at: entry.key.location,
+                                              "expected a key, found \(entry.key.kindDescription)"))
                     continue
                 }
                 self.entries[key] = Entry(key: key, node: entry.value, location: entry.key.location)
             }
         }
+    }
+
+    /// Checks the layer against definitions: values that do not fit (skipped at run time) and keys without a
+    /// definition, as warnings at their place in the files. `validate` reports these for every override file.
+    public func diagnostics(against registry: Registry) -> [Diagnostic] {
+        let snapshot = Snapshot(registry: registry, files: self, environment: [:], runtime: [:], revision: 0)
+        return diagnostics + snapshot.diagnostics
+    }
+
+    /// Every override file of a definitions directory: `environments/*.yaml` in name order, then
+    /// `local.overrides.yaml`.
+    public static func allPaths(flagsDirectory: String) -> [String] {
+        let environments = flagsDirectory + "/environments"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: environments)) ?? []
+        return names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".yml") }.sorted().map { environments + "/" + $0 }
+            + [flagsDirectory + "/local.overrides.yaml"]
     }
 }

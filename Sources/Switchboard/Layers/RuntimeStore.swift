@@ -183,8 +183,13 @@ public final class RuntimeStore: Sendable {
                                            old: before[key]?.value, new: after[key]?.value))
             }
             guard !records.isEmpty else { return [] }
+            // Open the audit log before changing the store, so a log that cannot be written refuses the change
+            // instead of leaving it unrecorded.
+            let audit = open(auditPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            guard audit >= 0 else { throw Self.posixError("cannot open the audit log \(auditPath)") }
+            defer { close(audit) }
             try writeAtomically(Self.encode(after))
-            try appendAudit(records)
+            try appendAudit(records, to: audit)
             return records
         }
     }
@@ -209,10 +214,7 @@ public final class RuntimeStore: Sendable {
         }
     }
 
-    private func appendAudit(_ records: [AuditRecord]) throws {
-        let fd = open(auditPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw Self.posixError("cannot open the audit log \(auditPath)") }
-        defer { close(fd) }
+    private func appendAudit(_ records: [AuditRecord], to fd: Int32) throws {
         let text = records.map { $0.json + "\n" }.joined()
         guard Self.writeAll(fd, Array(text.utf8)), fsync(fd) == 0 else {
             throw Self.posixError("cannot append to the audit log \(auditPath)")

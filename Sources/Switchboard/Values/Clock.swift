@@ -12,4 +12,11 @@ enum Clock {
         clock_gettime(CLOCK_REALTIME, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
+
+    /// Seconds of a clock that never jumps (not set by an administrator or NTP), for measuring intervals.
+    static func monotonicSeconds() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
 }

@@ -25,9 +25,15 @@ struct RuleCompiler {
 
     let segments: [String: (conditions: Node, location: SourceLocation)]
     private(set) var diagnostics: [Diagnostic] = []
+    /// Each segment compiled once, whether or not a rule uses it, so its mistakes are reported once; `nil` for a
+    /// segment with errors.
+    private var compiledSegments: [String: Value?] = [:]
 
     init(segments: [String: (conditions: Node, location: SourceLocation)]) {
         self.segments = segments
+        for name in segments.keys.sorted() {
+            compiledSegments[name] = compileSegment(segments[name]!.conditions)
+        }
     }
 
     mutating func error(_ node: Node, _ message: String, hint: String? = nil) {
@@ -302,13 +308,13 @@ struct RuleCompiler {
             error(node, "segment must name a segment, found \(node.kindDescription)")
             return nil
         }
-        guard let segment = segments[name] else {
+        guard let compiled = compiledSegments[name] else {
             let hint = Suggestions.nearest(to: name, in: segments.keys).map { "did you mean '\($0)'?" }
                 ?? (segments.isEmpty ? "define it under a top-level `segments:`" : "segments: \(segments.keys.sorted().joined(separator: ", "))")
             error(node, "unknown segment '\(name)'", hint: hint)
             return nil
         }
-        guard let conditions = compileSegment(segment.conditions) else { return nil }
+        guard let conditions = compiled else { return nil }
         return (conditions, name)
     }
 
@@ -388,7 +394,10 @@ struct RuleCompiler {
             guard expect(operand.doubleValue != nil, "a number") else { return nil }
             let symbol = ["less_than": "<", "less_than_or_equal": "<=", "greater_than": ">",
                           "greater_than_or_equal": ">="][name]!
-            return .object([symbol: .list([variable, operand])])
+            // JSONLogic reads a missing attribute as null, which compares as 0; a rule on a number must not match
+            // a context that has none.
+            let present: Value = .object(["!": .object(["missing": .list([.string(attribute)])])])
+            return .object(["and": .list([present, .object([symbol: .list([variable, operand])])])])
         case "semver":
             guard let text = operand.stringValue ?? operandNode.scalar?.text else {
                 _ = expect(false, "an operator and a version such as \">= 1.2.0\"")
