@@ -365,7 +365,7 @@ private struct TreeBuilder {
         var hint: String?
         let contextLocation = location(parser.context_mark)
         if problem.contains("found character that cannot start any token"),
-           where_.column - 1 < Int.max, Self.byte(at: parser.problem_mark.index, in: buffer) == 0x09
+           Self.byte(atCharacter: parser.problem_mark.index, in: buffer) == 0x09
         {
             hint = "YAML indentation must use spaces; replace the tab with spaces"
         } else if problem.contains("tab") {
@@ -384,8 +384,14 @@ private struct TreeBuilder {
         return YAMLProblem(location: where_, message: message, hint: hint)
     }
 
-    private static func byte(at index: Int, in buffer: UnsafeBufferPointer<UInt8>) -> UInt8? {
-        index >= 0 && index < buffer.count ? buffer[index] : nil
+    /// The first byte of the character at a character index (libyaml's marks count characters, not bytes).
+    private static func byte(atCharacter index: Int, in buffer: UnsafeBufferPointer<UInt8>) -> UInt8? {
+        var characters = 0
+        for offset in 0..<buffer.count where buffer[offset] & 0xC0 != 0x80 {
+            if characters == index { return buffer[offset] }
+            characters += 1
+        }
+        return nil
     }
 
     private static func location(ofOffset offset: Int, in buffer: UnsafeBufferPointer<UInt8>, file: String)

@@ -48,4 +48,9 @@ struct NodeTreeTests {
         #expect(YAMLParser.scanEvents(Array("a: 1\n".utf8)) == 8)
         #expect(YAMLParser.scanEvents(Array("a: 'x\n".utf8)) == -1)
     }
+
+    @Test func tabHintSurvivesNonASCIITextBeforeIt() {
+        let document = YAMLParser.parse(Array("# ééééééé\nflags:\n  a:\n\ttype: bool\n".utf8), file: "f.yaml")
+        #expect(document.problems.first?.hint == "YAML indentation must use spaces; replace the tab with spaces")
+    }
 }
