@@ -8,11 +8,17 @@ let package = Package(
     products: [
         .library(name: "Switchboard", targets: ["Switchboard"]),
         .library(name: "YAML", targets: ["YAML"]),
+        .library(name: "SwitchboardServer", targets: ["SwitchboardServer"]),
         .executable(name: "switchboard", targets: ["SwitchboardCLI"]),
         .plugin(name: "SwitchboardGenerator", targets: ["SwitchboardGeneratorPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // libyaml, the system library (Debian: libyaml-dev).
@@ -33,6 +39,19 @@ let package = Package(
         .target(name: "SwitchboardCodegen", dependencies: ["Switchboard", "YAML"]),
         // Runs `switchboard generate` on a target's flags/ folder at every build.
         .plugin(name: "SwitchboardGeneratorPlugin", capability: .buildTool(), dependencies: ["SwitchboardCLI"]),
+        // The HTTP server: OFREP, the admin API, health and metrics, on Hummingbird.
+        .target(
+            name: "SwitchboardServer",
+            dependencies: [
+                "Switchboard",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The `switchboard` command line.
         .executableTarget(
             name: "SwitchboardCLI",
@@ -40,9 +59,10 @@ let package = Package(
                 "Switchboard",
                 "SwitchboardREPL",
                 "SwitchboardCodegen",
+                "SwitchboardServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            exclude: ["ServeCommand.swift"]
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "YAMLTests", dependencies: ["YAML"], resources: [.copy("Fixtures")]),
         .testTarget(
@@ -51,6 +71,18 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
+        .testTarget(
+            name: "SwitchboardServerTests",
+            dependencies: [
+                "Switchboard", "SwitchboardServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(
             name: "SwitchboardCodegenTests",
             dependencies: ["SwitchboardCodegen", "Switchboard", "SwitchboardCLI"],

@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Switchboard
+import SwitchboardREPL
+import SwitchboardServer
+
+/// `switchboard serve`: OFREP evaluation, the admin API, health and metrics over HTTP, with live reload.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve evaluations over HTTP (OFREP), with an admin API, health and metrics.",
+        discussion: """
+            Definitions and the runtime store are watched: a change is served within a second, and an edit that \
+            does not validate leaves the last good definitions in service (GET /healthz reports it). The admin \
+            API needs a token ($SWITCHBOARD_ADMIN_TOKEN or --admin-token-file); without one it is off. OFREP is \
+            open unless a read token is set ($SWITCHBOARD_READ_TOKEN or --read-token-file). SIGINT or SIGTERM \
+            stops the server gracefully.
+            """)
+
+    @OptionGroup var options: GlobalOptions
+
+    @Option(help: ArgumentHelp("The address to listen on; the default accepts connections from this machine only.",
+                               valueName: "address"))
+    var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("The port to listen on (0: any free port, logged at start).", valueName: "port"))
+    var port = 8016
+
+    @Option(help: ArgumentHelp("A file holding the admin token (default: $SWITCHBOARD_ADMIN_TOKEN).",
+                               valueName: "path"))
+    var adminTokenFile: String?
+
+    @Option(help: ArgumentHelp("A file holding the token OFREP requests must present (default: "
+                               + "$SWITCHBOARD_READ_TOKEN; none: OFREP is open).", valueName: "path"))
+    var readTokenFile: String?
+
+    @Option(help: ArgumentHelp("The largest request body accepted, in bytes; larger ones get 413.",
+                               valueName: "bytes"))
+    var maxBodyBytes = ServerConfiguration.defaultMaxBodyBytes
+
+    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
+    var logLevel = "info"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
+        }
+    }
+
+    func run() async throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "switchboard.server")
+        let configuration: ServerConfiguration
+        do {
+            configuration = ServerConfiguration(
+                host: host, port: port,
+                adminToken: try AccessToken.load(file: adminTokenFile, environmentVariable: "SWITCHBOARD_ADMIN_TOKEN"),
+                readToken: try AccessToken.load(file: readTokenFile, environmentVariable: "SWITCHBOARD_READ_TOKEN"),
+                maxBodyBytes: maxBodyBytes, handlesSignals: true)
+        } catch {
+            Terminal.standardError.write("error: \(error.description)\n")
+            throw ExitCode(1)
+        }
+        let server = FlagServer(board: try openWatchedBoard(), configuration: configuration, logger: logger)
+        do {
+            try await server.run()
+        } catch {
+            Terminal.standardError.write("error: cannot serve on \(host):\(port): \(error)\n")
+            throw ExitCode(1)
+        }
+    }
+
+    /// Opens the board as `openBoard()` does, but watching: the store and definitions are polled every 200 ms, so
+    /// with the server's own check a change is served well within a second.
+    private func openWatchedBoard() throws -> Board {
+        var boardOptions = options.boardOptions
+        boardOptions.pollInterval = .milliseconds(200)
+        boardOptions.watchDefinitions = true
+        do {
+            let board = try Board(directory: options.flags, options: boardOptions)
+            for diagnostic in board.diagnostics { Terminal.standardError.print(diagnostic: diagnostic) }
+            return board
+        } catch {
+            for diagnostic in error.diagnostics { Terminal.standardError.print(diagnostic: diagnostic) }
+            let count = error.diagnostics.count(where: \.isError)
+            Terminal.standardError.write("\(count) error\(count == 1 ? "" : "s") in the definitions; not serving.\n")
+            throw ExitCode(1)
+        }
+    }
+}

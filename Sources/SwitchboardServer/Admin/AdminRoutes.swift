@@ -1,0 +1,129 @@
+import HTTPTypes
+import Hummingbird
+import Switchboard
+
+/// The admin API under `/v1`, behind the admin token.
+///
+/// | route | answers |
+/// |---|---|
+/// | `GET /v1/flags` | 200 every definition with its resolved value, layer and reason |
+/// | `GET /v1/flags/{key}` | 200 every layer of the key (as `switchboard explain`), 404 unknown key |
+/// | `PUT /v1/overrides/{key}` | 200 the new resolution; 400 refused value, 404 unknown key, 413 too large |
+/// | `DELETE /v1/overrides/{key}` | 200 the resolution without the override, 404 unknown key |
+/// | `GET /v1/audit?limit=N` | 200 the last N audit records (default 100), oldest first |
+///
+/// A `PUT` body is `{"value": <JSON>}`, typed JSON checked against the definition, or `{"text": "…"}`, parsed
+/// by the key's type exactly as `switchboard set KEY TEXT` parses it; either may carry `"actor"` for the audit
+/// log (an `actor` query parameter works for `DELETE`). A refused value writes nothing.
+struct AdminRoutes {
+    /// The actor recorded when a request names none.
+    static let defaultActor = "admin-api"
+
+    let board: Board
+    let maxBodyBytes: Int
+
+    func register(on group: RouterGroup<ServerContext>) {
+        group.get("flags", use: list)
+        group.get("flags/**", use: explain)
+        group.put("overrides/**", use: setOverride)
+        group.delete("overrides/**", use: removeOverride)
+        group.get("audit", use: audit)
+    }
+
+    /// `GET /v1/flags`.
+    @Sendable func list(_ request: Request, context: ServerContext) async throws -> Response {
+        let snapshot = board.snapshot
+        let flags = snapshot.entries.map { entry in
+            entry.adminJSON(resolution: board.resolve(entry.definition.key))
+        }
+        let document: Value = [
+            "revision": .int(Int(truncatingIfNeeded: snapshot.revision)), "flags": .list(flags),
+        ]
+        return Response.json(document.json)
+    }
+
+    /// `GET /v1/flags/{key}`.
+    @Sendable func explain(_ request: Request, context: ServerContext) async throws -> Response {
+        let key = Self.key(in: context)
+        guard let explanation = board.explain(key) else { throw unknownKey(key) }
+        return Response.json(explanation.jsonValue.json)
+    }
+
+    /// `PUT /v1/overrides/{key}`.
+    @Sendable func setOverride(_ request: Request, context: ServerContext) async throws -> Response {
+        let key = Self.key(in: context)
+        let bytes = try await request.bodyBytes(limit: maxBodyBytes) {
+            .admin(.contentTooLarge, Request.tooLargeMessage(limit: maxBodyBytes))
+        }
+        let usage = "the body must be a JSON object with \"value\" (typed JSON) or \"text\" (as typed after "
+            + "`switchboard set KEY`)"
+        guard case .object(let body)? = try? Value(jsonBytes: bytes) else {
+            throw ServerError.admin(.badRequest, usage, hint: "for example {\"value\": 100, \"actor\": \"alice\"}")
+        }
+        let actor = body["actor"]?.stringValue ?? Self.actor(in: request)
+        do {
+            switch (body["value"], body["text"]) {
+            case (let value?, nil):
+                try board.set(key, to: value, actor: actor)
+            case (nil, .string(let text)?):
+                try board.set(key, text: text, actor: actor)
+            default:
+                throw ServerError.admin(.badRequest, usage)
+            }
+        } catch let error as Board.SetError {
+            throw refusal(error)
+        }
+        return Response.json(board.resolve(key).jsonValue(key: key).json)
+    }
+
+    /// `DELETE /v1/overrides/{key}`.
+    @Sendable func removeOverride(_ request: Request, context: ServerContext) async throws -> Response {
+        let key = Self.key(in: context)
+        do {
+            try board.reset(key, actor: Self.actor(in: request))
+        } catch {
+            throw refusal(error)
+        }
+        return Response.json(board.resolve(key).jsonValue(key: key).json)
+    }
+
+    /// `GET /v1/audit`.
+    @Sendable func audit(_ request: Request, context: ServerContext) async throws -> Response {
+        var limit = 100
+        if let text = request.uri.queryParameters["limit"] {
+            guard let number = Int(text), number > 0 else {
+                throw ServerError.admin(.badRequest, "limit must be a positive whole number, not '\(text)'")
+            }
+            limit = number
+        }
+        // Each record in the audit log's own JSON form, one line of `audit.jsonl`.
+        let records = board.auditLog(limit: limit).map(\.json).joined(separator: ",")
+        return Response.json("{\"records\":[" + records + "]}")
+    }
+
+    private static func key(in context: ServerContext) -> String {
+        PathKey.decode(context.parameters[Parameters.recursiveCaptureKey] ?? "")
+    }
+
+    private static func actor(in request: Request) -> String {
+        request.uri.queryParameters["actor"].map(String.init) ?? defaultActor
+    }
+
+    private func unknownKey(_ key: String) -> ServerError {
+        let suggestions = Suggestions.near(key, in: board.registry.keys)
+        let quoted = suggestions.map { "'\($0)'" }.joined(separator: ", ")
+        return .admin(.notFound, "unknown key '\(key)'", hint: suggestions.isEmpty ? nil : "did you mean \(quoted)?",
+                      suggestions: suggestions)
+    }
+
+    private func refusal(_ error: Board.SetError) -> ServerError {
+        switch error {
+        case .unknownKey(let key, _):
+            unknownKey(key)
+        case .invalidValue(let key, let problem):
+            .admin(.badRequest, "refused value for \(key): \(problem.message)", hint: problem.hint)
+        case .store(let problem):
+            .admin(.internalServerError, problem.message, hint: problem.hint)
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Switchboard
+import Synchronization
+import UnixSignals
+
+/// Serves a ``Board`` over HTTP: OFREP evaluation, an admin API, health and metrics.
+///
+/// ```swift
+/// let board = try Board(directory: "flags", options: Board.Options(pollInterval: .milliseconds(200)))
+/// let server = FlagServer(board: board, configuration: ServerConfiguration(port: 0))
+/// let port = try await server.start()      // listening on 127.0.0.1:<port>
+/// ...
+/// await server.stop()                      // graceful: open requests finish, event streams end
+/// ```
+///
+/// `switchboard serve` calls ``run()`` instead, which returns after SIGINT or SIGTERM when
+/// ``ServerConfiguration/handlesSignals`` is on. The server reads the board on every request and never caches an
+/// answer, so what the board serves — after a reload, or an override set by another process — the server serves.
+/// Keep the board's polling on (``Board/Options/pollInterval``, at most 250 ms) so that changes on disk arrive.
+public final class FlagServer: Sendable {
+    /// The board served.
+    public let board: Board
+    /// How the server listens.
+    public let configuration: ServerConfiguration
+    let logger: Logger
+    let metrics = ServerMetrics()
+    let feed: ChangeFeed
+    private let lifecycle = Mutex(Lifecycle())
+
+    private struct Lifecycle {
+        var group: ServiceGroup?
+        var runTask: Task<Void, any Error>?
+        var port: Int?
+        var failure: (any Error)?
+        var stopRequested = false
+        var waiters: [CheckedContinuation<Int, any Error>] = []
+    }
+
+    /// Why ``start()`` returned without a listening server.
+    public struct StartError: Error, CustomStringConvertible {
+        /// What happened.
+        public var description: String
+    }
+
+    /// Creates a server for a board; nothing listens until ``run()`` or ``start()``.
+    public init(board: Board, configuration: ServerConfiguration = ServerConfiguration(),
+                logger: Logger = Logger(label: "switchboard.server")) {
+        self.board = board
+        self.configuration = configuration
+        self.logger = logger
+        feed = ChangeFeed(board: board, metrics: metrics, logger: logger, interval: configuration.watchInterval,
+                          heartbeat: configuration.heartbeatInterval)
+    }
+
+    /// The port the server listens on — the one the system chose when configured with port 0 — or `nil` while it
+    /// is not listening yet.
+    public var port: Int? {
+        lifecycle.withLock { $0.port }
+    }
+
+    /// The Hummingbird application: every route and middleware, for tests that drive the router directly. It does
+    /// not run the change feed; ``run()`` does.
+    public func makeApplication() -> some ApplicationProtocol {
+        let router = makeRouter()
+        var configuration = ApplicationConfiguration(
+            address: .hostname(self.configuration.host, port: self.configuration.port), serverName: nil)
+        configuration.reuseAddress = true
+        return Application(router: router, configuration: configuration, onServerRunning: { [self] channel in
+            self.listening(on: channel.localAddress?.port ?? self.configuration.port)
+        }, logger: logger)
+    }
+
+    func makeRouter() -> Router<ServerContext> {
+        let router = Router(context: ServerContext.self)
+        router.add(middleware: MetricsMiddleware(metrics: metrics))
+        HealthRoutes(board: board, metrics: metrics, feed: feed).register(on: router)
+        let ofrep = router.group("ofrep/v1")
+        // Open OFREP skips the middleware altogether: one hop less on the path every evaluation takes.
+        if configuration.readToken != nil {
+            ofrep.add(middleware: AccessMiddleware(scope: .read, adminToken: configuration.adminToken,
+                                                   readToken: configuration.readToken))
+        }
+        OFREPRoutes(board: board, metrics: metrics, feed: feed, maxBodyBytes: configuration.maxBodyBytes)
+            .register(on: ofrep)
+        let admin = router.group("v1")
+            .add(middleware: AccessMiddleware(scope: .admin, adminToken: configuration.adminToken,
+                                              readToken: configuration.readToken))
+        AdminRoutes(board: board, maxBodyBytes: configuration.maxBodyBytes).register(on: admin)
+        return router
+    }
+
+    /// Runs until ``stop()`` — or SIGINT/SIGTERM when ``ServerConfiguration/handlesSignals`` is on — then shuts
+    /// down gracefully: event streams end first, then the HTTP server drains its requests.
+    ///
+    /// - Throws: when the server cannot bind its address.
+    public func run() async throws {
+        // Services shut down in reverse order: the feed first, which ends the event streams, so the HTTP server
+        // is not left waiting on responses that never finish.
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: [makeApplication(), feed],
+            gracefulShutdownSignals: configuration.handlesSignals ? [.sigterm, .sigint] : [],
+            logger: logger))
+        let stopAlreadyRequested = lifecycle.withLock { state in
+            state.group = group
+            return state.stopRequested
+        }
+        if stopAlreadyRequested { await group.triggerGracefulShutdown() }
+        do {
+            try await group.run()
+            finishWaiting(with: StartError(description: "the server stopped before it was listening"))
+        } catch {
+            finishWaiting(with: error)
+            throw error
+        }
+        lifecycle.withLock { $0.port = nil }
+        logger.info("stopped")
+    }
+
+    /// Starts ``run()`` in the background and returns once the server listens.
+    ///
+    /// - Returns: the port it listens on.
+    /// - Throws: when the server cannot bind its address.
+    @discardableResult
+    public func start() async throws -> Int {
+        let task = Task { try await self.run() }
+        lifecycle.withLock { $0.runTask = task }
+        return try await withCheckedThrowingContinuation { continuation in
+            lifecycle.withLock { state in
+                if let port = state.port {
+                    continuation.resume(returning: port)
+                } else if let failure = state.failure {
+                    continuation.resume(throwing: failure)
+                } else {
+                    state.waiters.append(continuation)
+                }
+            }
+        }
+    }
+
+    /// Shuts the server down gracefully and waits until it has stopped.
+    public func stop() async {
+        let (group, task) = lifecycle.withLock { state in
+            state.stopRequested = true
+            return (state.group, state.runTask)
+        }
+        await group?.triggerGracefulShutdown()
+        _ = try? await task?.value
+    }
+
+    private func listening(on port: Int) {
+        let waiters = lifecycle.withLock { state in
+            state.port = port
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: port) }
+        let admin = configuration.adminToken == nil ? "off (no admin token)" : "on"
+        logger.info("""
+            listening on http://\(configuration.host):\(port) — \(board.registry.count) definitions from \
+            \(board.directory), revision \(board.revision); OFREP at /ofrep/v1, admin API at /v1 \(admin)
+            """)
+    }
+
+    private func finishWaiting(with error: any Error) {
+        let waiters = lifecycle.withLock { state in
+            if state.port == nil { state.failure = error }
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(throwing: error) }
+    }
+}

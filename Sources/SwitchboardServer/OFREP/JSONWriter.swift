@@ -1,0 +1,98 @@
+import NIOCore
+import Switchboard
+
+/// Writes JSON as bytes: the same text as ``Value/json`` (compact, object keys sorted, doubles with a decimal
+/// point), without building a `String` first.
+///
+/// A bulk evaluation writes about a hundred kilobytes; appending to a `String` scalar by scalar cost more than
+/// evaluating the thousand flags. Here a string without characters to escape — nearly every key and value — is
+/// copied in one go, into a plain byte array (a `ByteBuffer` checks exclusive access on every small write), which
+/// becomes the response's buffer with one copy at the end.
+struct JSONWriter {
+    /// The bytes written so far.
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// The bytes as a buffer for a response.
+    var buffer: ByteBuffer { ByteBuffer(bytes: bytes) }
+
+    /// Appends text that is already JSON, such as `{"key":`.
+    mutating func raw(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends text that is already JSON. (Labelled, so that a literal picks the `StaticString` overload, which
+    /// copies without decoding.)
+    mutating func raw(contentsOf text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// Appends a string literal, escaped as ``Value/writeJSONString(_:to:)`` escapes it.
+    mutating func string(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            guard utf8.contains(where: Self.needsEscape) else {
+                bytes.append(contentsOf: utf8)
+                return
+            }
+            for byte in utf8 {
+                guard Self.needsEscape(byte) else {
+                    bytes.append(byte)
+                    continue
+                }
+                switch byte {
+                case UInt8(ascii: "\""): raw("\\\"")
+                case UInt8(ascii: "\\"): raw("\\\\")
+                case UInt8(ascii: "\n"): raw("\\n")
+                case UInt8(ascii: "\r"): raw("\\r")
+                case UInt8(ascii: "\t"): raw("\\t")
+                default:
+                    let hex = String(byte, radix: 16)
+                    raw(contentsOf: "\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
+                }
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends a value.
+    mutating func value(_ value: Value) {
+        switch value {
+        case .null: raw("null")
+        case .bool(let bool): bool ? raw("true") : raw("false")
+        case .int(let int): raw(contentsOf: String(int))
+        // The library's own rendering, so a double reads exactly as everywhere else (`1.0`, `null` for NaN).
+        case .double: raw(contentsOf: value.json)
+        case .string(let string): self.string(string)
+        case .list(let items):
+            raw("[")
+            for (index, item) in items.enumerated() {
+                if index > 0 { raw(",") }
+                self.value(item)
+            }
+            raw("]")
+        case .object(let members):
+            object(members)
+        }
+    }
+
+    /// Appends an object, keys sorted so that equal objects give equal bytes.
+    mutating func object(_ members: [String: Value]) {
+        raw("{")
+        for (index, key) in members.keys.sorted().enumerated() {
+            if index > 0 { raw(",") }
+            string(key)
+            raw(":")
+            value(members[key]!)
+        }
+        raw("}")
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+}

@@ -1,0 +1,122 @@
+import HTTPTypes
+import Hummingbird
+import Switchboard
+
+/// OFREP: single and bulk evaluation, and the event stream the bulk response advertises.
+///
+/// | route | answers |
+/// |---|---|
+/// | `POST /ofrep/v1/evaluate/flags/{key}` | 200 evaluation, 404 `FLAG_NOT_FOUND`, 400 bad body or failed evaluation |
+/// | `POST /ofrep/v1/evaluate/flags` | 200 `{"flags": […], "eventStreams": […]}`, `ETag`; 304 on `If-None-Match` |
+/// | `GET /ofrep/v1/events` | `text/event-stream` of `refetchEvaluation` events (ADR 0008) |
+///
+/// Every evaluation is the library's own — ``Board/resolve(_:context:)``, or in bulk the same resolution on one
+/// snapshot — with all four layers and targeting.
+struct OFREPRoutes {
+    /// The bulk response's fixed tail: the event stream at `/ofrep/v1/events`, named as an `endpoint` relative to
+    /// the origin of the client's OFREP base URL, which stays right behind a proxy that changes the host.
+    static let eventStreams: StaticString = """
+        "eventStreams":[{"type":"sse","endpoint":{"requestUri":"/ofrep/v1/events"},"inactivityDelaySec":120}]
+        """
+
+    let board: Board
+    let metrics: ServerMetrics
+    let feed: ChangeFeed
+    let maxBodyBytes: Int
+
+    func register(on group: RouterGroup<ServerContext>) {
+        group.post("evaluate/flags", use: evaluateAll)
+        // A recursive capture, so a key with a `/` that a client did not escape still reaches the handler.
+        group.post("evaluate/flags/**", use: evaluate)
+        group.get("events", use: events)
+    }
+
+    /// `POST /ofrep/v1/evaluate/flags/{key}`.
+    @Sendable func evaluate(_ request: Request, context: ServerContext) async throws -> Response {
+        let key = PathKey.decode(context.parameters[Parameters.recursiveCaptureKey] ?? "")
+        let body = try await request.bodyBytes(limit: maxBodyBytes) {
+            .ofrep(.contentTooLarge, code: "GENERAL", details: Request.tooLargeMessage(limit: maxBodyBytes), key: key)
+        }
+        let evaluationContext = try OFREPRequest.context(from: body, key: key)
+        let resolution = board.resolve(key, context: evaluationContext)
+        metrics.recordEvaluation(resolution.reason)
+        var out = JSONWriter(capacity: 192)
+        OFREPEncoding.writeEvaluation(key: key, resolution, to: &out)
+        let status: HTTPResponse.Status = if resolution.errorCode == .flagNotFound {
+            .notFound
+        } else if OFREPEncoding.isFailure(resolution) {
+            .badRequest
+        } else {
+            .ok
+        }
+        return Response.json(out.buffer, status: status)
+    }
+
+    /// `POST /ofrep/v1/evaluate/flags`.
+    @Sendable func evaluateAll(_ request: Request, context: ServerContext) async throws -> Response {
+        let body = try await request.bodyBytes(limit: maxBodyBytes) {
+            .ofrep(.contentTooLarge, code: "GENERAL", details: Request.tooLargeMessage(limit: maxBodyBytes))
+        }
+        let evaluationContext = try OFREPRequest.context(from: body, key: nil)
+        // One snapshot for the whole answer (``Board/resolve(_:context:)`` resolves through it too): every flag
+        // comes from the same revision, even when a reload lands midway.
+        let snapshot = board.snapshot
+        var out = JSONWriter(capacity: 112 * snapshot.entries.count + 192)
+        out.raw("{\"flags\":[")
+        var tally = ServerMetrics.Tally()
+        for (index, entry) in snapshot.entries.enumerated() {
+            let key = entry.definition.key
+            let resolution = snapshot.resolve(key, context: evaluationContext)
+            tally.add(resolution.reason)
+            if index > 0 { out.raw(",") }
+            OFREPEncoding.writeEvaluation(key: key, resolution, to: &out)
+        }
+        out.raw("],")
+        out.raw(Self.eventStreams)
+        out.raw("}")
+        metrics.record(tally)
+        let tag = EntityTag(hashing: out.bytes)
+        if tag.isMatched(byIfNoneMatch: request.headers[values: .ifNoneMatch]) {
+            return Response(status: .notModified, headers: [.eTag: tag.description])
+        }
+        return Response.json(out.buffer, headers: [.eTag: tag.description])
+    }
+
+    /// `GET /ofrep/v1/events`: a `refetchEvaluation` event for every new revision, a comment line as a heartbeat.
+    ///
+    /// A client reconnecting with a `Last-Event-ID` older than the current revision gets the event it missed at
+    /// once.
+    @Sendable func events(_ request: Request, context: ServerContext) async throws -> Response {
+        let stream = feed.subscribe()
+        let lastEventID = request.headers[Self.lastEventID].flatMap(UInt64.init)
+        let missed = lastEventID.flatMap { $0 == feed.revision ? nil : feed.latest }
+        let headers: HTTPFields = [
+            .contentType: "text/event-stream",
+            .cacheControl: "no-cache",
+            // Asks nginx-style proxies not to buffer: an event held back defeats the stream.
+            Self.accelBuffering: "no",
+        ]
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            try await writer.write(ByteBuffer(string: ": switchboard OFREP event stream\nretry: 1000\n\n"))
+            if let missed { try await writer.write(ByteBuffer(string: Self.frame(missed))) }
+            for await event in stream {
+                try await writer.write(ByteBuffer(string: Self.frame(event)))
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    static let lastEventID = HTTPField.Name("Last-Event-ID")!
+    static let accelBuffering = HTTPField.Name("X-Accel-Buffering")!
+
+    /// One event as SSE text. The envelope's event is always `message`; the type is in the data (ADR 0008).
+    static func frame(_ event: ChangeFeed.Event) -> String {
+        switch event {
+        case .refetch(let revision, let lastModified):
+            "id: \(revision)\nevent: message\n"
+                + "data: {\"type\":\"refetchEvaluation\",\"lastModified\":\(lastModified)}\n\n"
+        case .heartbeat:
+            ": heartbeat\n\n"
+        }
+    }
+}

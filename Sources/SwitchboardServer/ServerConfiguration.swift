@@ -1,0 +1,47 @@
+/// How a ``FlagServer`` listens, whom it lets in, and its limits.
+///
+/// ```swift
+/// var configuration = ServerConfiguration(port: 0)   // any free port, for a test
+/// configuration.adminToken = AccessToken("s3cret")
+/// ```
+public struct ServerConfiguration: Sendable {
+    /// The address to bind; loopback by default, so nothing outside this machine can connect unless asked.
+    public var host: String
+    /// The port; `0` asks the system for a free one (``FlagServer/port`` tells which).
+    public var port: Int
+    /// The token every admin route requires as `Authorization: Bearer <token>`; `nil` refuses the admin API.
+    public var adminToken: AccessToken?
+    /// The token OFREP routes require (as `Authorization: Bearer <token>` or `X-API-Key: <token>`); `nil` leaves
+    /// them open. The admin token is accepted there too.
+    public var readToken: AccessToken?
+    /// The largest request body accepted, in bytes; a larger one gets 413.
+    public var maxBodyBytes: Int
+    /// How often the server checks the board for a new revision or reload errors, to notify event streams and
+    /// log. Added to the board's own poll interval, it bounds how late a change made elsewhere is announced.
+    public var watchInterval: Duration
+    /// How often an idle event stream gets a comment line, which keeps proxies from closing it and lets the
+    /// server notice a client that went away.
+    public var heartbeatInterval: Duration
+    /// Whether SIGINT and SIGTERM shut the server down gracefully (the command line turns this on; a test
+    /// leaves it off and calls ``FlagServer/stop()``).
+    public var handlesSignals: Bool
+
+    /// The default body limit: 64 KiB, far above any evaluation context or override value.
+    public static let defaultMaxBodyBytes = 64 * 1024
+
+    /// Creates a configuration; the defaults suit `switchboard serve`.
+    public init(
+        host: String = "127.0.0.1", port: Int = 8016, adminToken: AccessToken? = nil, readToken: AccessToken? = nil,
+        maxBodyBytes: Int = ServerConfiguration.defaultMaxBodyBytes, watchInterval: Duration = .milliseconds(100),
+        heartbeatInterval: Duration = .seconds(15), handlesSignals: Bool = false
+    ) {
+        self.host = host
+        self.port = port
+        self.adminToken = adminToken
+        self.readToken = readToken
+        self.maxBodyBytes = maxBodyBytes
+        self.watchInterval = watchInterval
+        self.heartbeatInterval = heartbeatInterval
+        self.handlesSignals = handlesSignals
+    }
+}

@@ -1,0 +1,59 @@
+import HTTPTypes
+import Hummingbird
+import Switchboard
+
+/// A refusal that knows its response: an HTTP status and a JSON body in the shape of the API that refused.
+///
+/// OFREP routes answer `{"key": …, "errorCode": …, "errorDetails": …}` as the spec's `evaluationFailure`; the
+/// admin API answers `{"error": …, "hint": …}`, as `switchboard set --json` does.
+struct ServerError: HTTPResponseError {
+    /// The status.
+    var status: HTTPResponse.Status
+    /// The JSON body.
+    var body: Value
+    /// Extra headers, such as `WWW-Authenticate` on a 401.
+    var headers: HTTPFields = [:]
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        Response.json(body.json, status: status, headers: headers)
+    }
+
+    /// An OFREP failure. `errorDetails` is always present: strict clients read it unconditionally.
+    static func ofrep(
+        _ status: HTTPResponse.Status, code: String, details: String, key: String? = nil
+    ) -> ServerError {
+        var object: [String: Value] = ["errorCode": .string(code), "errorDetails": .string(details)]
+        if let key { object["key"] = .string(key) }
+        return ServerError(status: status, body: .object(object))
+    }
+
+    /// An admin API failure.
+    static func admin(
+        _ status: HTTPResponse.Status, _ message: String, hint: String? = nil, suggestions: [String] = []
+    ) -> ServerError {
+        var object: [String: Value] = ["error": .string(message)]
+        if let hint { object["hint"] = .string(hint) }
+        if !suggestions.isEmpty { object["suggestions"] = .list(suggestions.map(Value.string)) }
+        return ServerError(status: status, body: .object(object))
+    }
+}
+
+extension Response {
+    /// A JSON response from text that is already JSON.
+    static func json(_ text: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        json(ByteBuffer(string: text), status: status, headers: headers)
+    }
+
+    /// A JSON response from bytes that are already JSON.
+    static func json(_ bytes: ByteBuffer, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var headers = headers
+        headers[.contentType] = "application/json"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: bytes))
+    }
+
+    /// A plain-text response.
+    static func text(_ text: String, contentType: String = "text/plain; charset=utf-8") -> Response {
+        Response(status: .ok, headers: [.contentType: contentType],
+                 body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}

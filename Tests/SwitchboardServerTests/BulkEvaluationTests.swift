@@ -1,0 +1,101 @@
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Switchboard
+import SwitchboardServer
+import Testing
+
+/// `POST /ofrep/v1/evaluate/flags` through the router: every flag, the ETag, and `If-None-Match`.
+@Suite struct BulkEvaluationTests {
+    let project = TestProject()
+
+    private func withClient(
+        board: Board? = nil, _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let server = FlagServer(board: try board ?? project.board())
+        try await server.makeApplication().test(.router) { client in try await test(client) }
+    }
+
+    private func evaluateAll(
+        _ client: any TestClientProtocol, ifNoneMatch: [String] = [], body: ByteBuffer = emptyContext
+    ) async throws -> TestResponse {
+        var headers: HTTPFields = [:]
+        for value in ifNoneMatch { headers.append(HTTPField(name: .ifNoneMatch, value: value)) }
+        return try await client.send(.post, "/ofrep/v1/evaluate/flags", headers: headers, body: body)
+    }
+
+    @Test func evaluatesEveryFlagAndAdvertisesTheEventStream() async throws {
+        let board = try project.board()
+        try await withClient(board: board) { client in
+            let response = try await evaluateAll(client)
+            #expect(response.status == .ok)
+            let json = try response.json.objectValue ?? [:]
+            let flags = json["flags"]?.listValue ?? []
+            #expect(flags.compactMap { $0.objectValue?["key"]?.stringValue } == board.registry.keys)
+            #expect(flags.first == [
+                "key": "app.new_flow", "value": false, "reason": "STATIC", "variant": "", "metadata": [:],
+            ])
+            #expect(json["eventStreams"] == [
+                ["type": "sse", "endpoint": ["requestUri": "/ofrep/v1/events"], "inactivityDelaySec": 120],
+            ])
+        }
+    }
+
+    @Test func tagsTheBodyAndAnswers304WhenTheTagMatches() async throws {
+        try await withClient { client in
+            let first = try await evaluateAll(client)
+            let tag = try #require(first.headers[.eTag])
+            #expect(tag.hasPrefix("\"") && tag.hasSuffix("\""))
+            #expect(try await evaluateAll(client).headers[.eTag] == tag)
+
+            for header in [tag, "W/\(tag)", "\"stale\", \(tag)", "*"] {
+                let response = try await evaluateAll(client, ifNoneMatch: [header])
+                #expect(response.status == .notModified, "If-None-Match: \(header)")
+                #expect(response.body.readableBytes == 0)
+                #expect(response.headers[.eTag] == tag)
+            }
+            #expect(try await evaluateAll(client, ifNoneMatch: ["\"stale\"", tag]).status == .notModified)
+            #expect(try await evaluateAll(client, ifNoneMatch: ["\"stale\""]).status == .ok)
+        }
+    }
+
+    @Test func changesTheTagWhenAValueChanges() async throws {
+        let board = try project.board()
+        try await withClient(board: board) { client in
+            let before = try #require(try await evaluateAll(client).headers[.eTag])
+            try board.set("app.new_flow", to: true, actor: "test")
+            let response = try await evaluateAll(client, ifNoneMatch: [before])
+            #expect(response.status == .ok)
+            #expect(response.headers[.eTag] != before)
+        }
+    }
+
+    @Test func tagsDependOnTheContextOnlyThroughTheAnswer() async throws {
+        try await withClient { client in
+            let anonymous = try await evaluateAll(client).headers[.eTag]
+            let someone = try await evaluateAll(client, body: .json(#"{"context":{"targetingKey":"u1"}}"#))
+            // No flag here targets, so every context gets the same answer, and the same tag.
+            #expect(someone.headers[.eTag] == anonymous)
+        }
+    }
+
+    @Test(arguments: ["{", #"{"context":7}"#])
+    func refusesAMalformedBodyWith400(body: String) async throws {
+        try await withClient { client in
+            let response = try await evaluateAll(client, body: .json(body))
+            #expect(response.status == .badRequest)
+            let json = try response.json.objectValue ?? [:]
+            #expect(json["errorCode"] != nil)
+            #expect(json["errorDetails"] != nil)
+            #expect(json["key"] == nil)
+        }
+    }
+
+    @Test func refusesABodyOverTheLimitWith413() async throws {
+        let server = FlagServer(board: try project.board(), configuration: ServerConfiguration(maxBodyBytes: 16))
+        try await server.makeApplication().test(.router) { client in
+            let response = try await evaluateAll(client, body: .json(#"{"context":{"targetingKey":"user-1"}}"#))
+            #expect(response.status == .contentTooLarge)
+        }
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import InMemoryLogging
+import Logging
+import Switchboard
+import SwitchboardServer
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real server on an ephemeral loopback port, with a watching board, as `switchboard serve` runs it.
+@Suite struct LiveServerTests {
+    let project = TestProject()
+
+    /// Starts a server on 127.0.0.1 port 0 over a board that polls as the command line's does, runs `body`, and
+    /// stops the server whatever happens.
+    private func withServer(
+        _ body: @escaping @Sendable (FlagServer, TestClient, InMemoryLogHandler) async throws -> Void
+    ) async throws {
+        let board = try project.board(polling: .milliseconds(200))
+        let logs = InMemoryLogHandler()
+        let server = FlagServer(board: board, configuration: ServerConfiguration(
+            host: "127.0.0.1", port: 0, adminToken: AccessToken("admin-secret")), logger: recordingLogger(logs))
+        let port = try await server.start()
+        do {
+            try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+                try await body(server, client, logs)
+            }
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    private func evaluate(_ client: TestClient, _ key: String) async throws -> Value {
+        let response = try await client.post("/ofrep/v1/evaluate/flags/\(key)", body: emptyContext)
+        return try Value(jsonBytes: response.body.map { Array($0.readableBytesView) } ?? [])
+    }
+
+    /// Repeats `probe` every 20 ms until it holds, and returns how long that took; fails after `limit`.
+    private func timeUntil(
+        limit: Duration = .seconds(1), _ probe: () async throws -> Bool
+    ) async throws -> Duration {
+        let clock = ContinuousClock()
+        let start = clock.now
+        while clock.now - start < limit {
+            if try await probe() { return clock.now - start }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        Issue.record("not within \(limit)")
+        return limit
+    }
+
+    @Test func startsOnAnEphemeralPortAndStops() async throws {
+        let configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
+        let server = FlagServer(board: try project.board(), configuration: configuration, logger: recordingLogger())
+        #expect(server.port == nil)
+        let port = try await server.start()
+        #expect(port > 0)
+        #expect(server.port == port)
+        try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+            let response = try await client.get("/ping")
+            #expect(response.status == .ok)
+        }
+        await server.stop()
+        #expect(server.port == nil)
+        await #expect(throws: (any Error).self) {
+            try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+                _ = try await client.get("/ping")
+            }
+        }
+    }
+
+    @Test func refusesToStartOnAPortInUse() async throws {
+        let first = FlagServer(board: try project.board(), configuration: ServerConfiguration(port: 0),
+                               logger: recordingLogger())
+        let port = try await first.start()
+        let second = FlagServer(board: try project.board(), configuration: ServerConfiguration(port: port),
+                                logger: recordingLogger())
+        await #expect(throws: (any Error).self) { try await second.start() }
+        await second.stop()
+        await first.stop()
+    }
+
+    @Test func servesARuntimeChangeFromAnotherProcessWithinASecond() async throws {
+        try await withServer { _, client, _ in
+            #expect(try await evaluate(client, "app.upload.max_mb").objectValue?["value"] == 25)
+            // What `switchboard set` in another terminal does: its own board on the same store.
+            let other = try project.board()
+            try other.set("app.upload.max_mb", to: 100, actor: "other-terminal")
+            let elapsed = try await timeUntil {
+                try await evaluate(client, "app.upload.max_mb").objectValue?["value"] == 100
+            }
+            #expect(elapsed < .seconds(1))
+            try other.reset("app.upload.max_mb", actor: "other-terminal")
+            _ = try await timeUntil { try await evaluate(client, "app.upload.max_mb").objectValue?["value"] == 25 }
+        }
+    }
+
+    @Test func announcesAChangeOnTheEventStreamWithinASecond() async throws {
+        try await withServer { server, _, _ in
+            let port = try #require(server.port)
+            let stream = try EventStreamConnection(port: port)
+            #expect(await stream.read(until: "retry: 1000", timeout: .seconds(2)).contains("text/event-stream"))
+            let clock = ContinuousClock()
+            let start = clock.now
+            try project.board().set("app.new_flow", to: true, actor: "other-terminal")
+            let text = await stream.read(until: "refetchEvaluation", timeout: .seconds(2))
+            #expect(text.contains("\"type\":\"refetchEvaluation\""))
+            #expect(clock.now - start < .seconds(1))
+        }
+    }
+
+    @Test func stopsPromptlyWithAnEventStreamOpen() async throws {
+        let server = FlagServer(board: try project.board(polling: .milliseconds(200)),
+                                configuration: ServerConfiguration(port: 0), logger: recordingLogger())
+        let stream = try EventStreamConnection(port: try await server.start())
+        #expect(await stream.read(until: "retry: 1000", timeout: .seconds(2)).contains("text/event-stream"))
+        let clock = ContinuousClock()
+        let start = clock.now
+        await server.stop()
+        #expect(clock.now - start < .seconds(2))
+        // The response ended properly: chunked encoding's last chunk, not a dropped connection.
+        #expect(await stream.read(until: "0\r\n\r\n", timeout: .seconds(1)).hasSuffix("0\r\n\r\n"))
+    }
+
+    @Test func keepsServingAndReportsDegradedOnAnInvalidEdit() async throws {
+        try await withServer { _, client, logs in
+            func health() async throws -> [String: Value] {
+                let response = try await client.get("/healthz")
+                return try Value(jsonBytes: Array(response.body!.readableBytesView)).objectValue ?? [:]
+            }
+            let good = try #require(project.read("flags/app.yaml"))
+            project.write("flags/app.yaml", good.replacingOccurrences(of: "default: 25", with: "default: many"))
+            _ = try await timeUntil { try await health()["status"] == "degraded" }
+            let degraded = try await health()
+            #expect(degraded["lastReloadError"]?.stringValue?.contains("app.yaml") == true)
+            #expect(try await evaluate(client, "app.upload.max_mb").objectValue?["value"] == 25)
+            func errors() -> [String] { logs.entries.filter { $0.level == .error }.map(\.message.description) }
+            _ = try await timeUntil { errors().count >= 2 }
+            #expect(errors().first?.hasPrefix("definitions changed but do not validate: 1 error") == true)
+            #expect(errors().contains { $0.contains("app.yaml:") && $0.contains("app.upload.max_mb") })
+
+            project.write("flags/app.yaml", good.replacingOccurrences(of: "default: 25", with: "default: 40"))
+            _ = try await timeUntil { try await health()["status"] == "ok" }
+            #expect(try await evaluate(client, "app.upload.max_mb").objectValue?["value"] == 40)
+        }
+    }
+
+    @Test func guardsTheAdminAPIOverTheWire() async throws {
+        try await withServer { _, client, _ in
+            let refused = try await client.put("/v1/overrides/app.ratio", body: .json(#"{"value": 2}"#))
+            #expect(refused.status == .unauthorized)
+            let accepted = try await client.put("/v1/overrides/app.ratio",
+                                                headers: [.authorization: "Bearer admin-secret"],
+                                                body: .json(#"{"value": 2}"#))
+            #expect(accepted.status == .ok)
+            #expect(try await evaluate(client, "app.ratio").objectValue?["value"] == 2.0)
+        }
+    }
+}
+
+/// An event-stream request over a plain socket, read on a thread of its own: the client under test must not sit
+/// on the concurrency pool the server in the same process needs.
+final class EventStreamConnection: @unchecked Sendable {
+    private let socket: Int32
+    private var received = ""
+
+    init(port: Int) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        var timeout = timeval(tv_sec: 0, tv_usec: 50_000)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let request = "GET /ofrep/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+        _ = request.withCString { send(socket, $0, strlen($0), 0) }
+    }
+
+    deinit {
+        close(socket)
+    }
+
+    /// Everything received so far, once it contains `marker` or `timeout` has passed.
+    func read(until marker: String, timeout: Duration) async -> String {
+        await withCheckedContinuation { continuation in
+            Thread {
+                let clock = ContinuousClock()
+                let start = clock.now
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                while !self.received.contains(marker), clock.now - start < timeout {
+                    let count = recv(self.socket, &buffer, buffer.count, 0)
+                    if count > 0 { self.received += String(decoding: buffer[..<count], as: UTF8.self) }
+                    if count == 0 { break }
+                }
+                continuation.resume(returning: self.received)
+            }.start()
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import HTTPTypes
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import InMemoryLogging
+import Logging
+import Switchboard
+import SwitchboardServer
+
+/// A throwaway project: a copy of `Fixtures/flags` and a runtime store of its own, removed when released.
+final class TestProject: Sendable {
+    /// The project folder.
+    let path: String
+
+    init(fixture: String = "flags") {
+        path = NSTemporaryDirectory() + "switchboard-server-test-" + UUID().uuidString
+        let source = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent(fixture)
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        try! FileManager.default.copyItem(atPath: source.path, toPath: flags)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// The definitions folder.
+    var flags: String { path + "/flags" }
+    /// The runtime store.
+    var state: String { path + "/state/overrides.json" }
+
+    /// A board on the project. Without polling, tests decide when changes are read; the process environment is
+    /// left out so that no `SWITCHBOARD_…` variable of the machine leaks in.
+    func board(environment: [String: String] = [:], polling: Duration? = nil) throws -> Board {
+        try Board(directory: flags, options: Board.Options(
+            statePath: state, environment: environment, pollInterval: polling, watchDefinitions: polling != nil))
+    }
+
+    /// Replaces a file under the project.
+    func write(_ relative: String, _ text: String) {
+        try! text.write(toFile: path + "/" + relative, atomically: true, encoding: .utf8)
+    }
+
+    /// Reads a file under the project, `nil` when absent.
+    func read(_ relative: String) -> String? {
+        try? String(contentsOfFile: path + "/" + relative, encoding: .utf8)
+    }
+}
+
+extension TestResponse {
+    /// The body parsed as JSON.
+    var json: Value {
+        get throws { try Value(jsonBytes: Array(body.readableBytesView)) }
+    }
+
+    /// The body as text.
+    var text: String { String(buffer: body) }
+}
+
+extension ByteBuffer {
+    /// A JSON request body.
+    static func json(_ text: String) -> ByteBuffer { ByteBuffer(string: text) }
+}
+
+/// The empty-context request body most OFREP tests send.
+let emptyContext = ByteBuffer(string: #"{"context":{}}"#)
+
+extension TestClientProtocol {
+    /// Sends a request and returns the response. `execute`'s result type is generic, which leaves the compiler
+    /// guessing inside `#expect`; this names it.
+    func send(
+        _ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields = [:], body: ByteBuffer? = nil
+    ) async throws -> TestResponse {
+        try await execute(uri: uri, method: method, headers: headers, body: body) { $0 }
+    }
+}
+
+/// A logger that keeps what a server logs for the test to read, instead of printing it.
+func recordingLogger(_ handler: InMemoryLogHandler = InMemoryLogHandler()) -> Logger {
+    Logger(label: "switchboard.server") { _ in handler }
+}
