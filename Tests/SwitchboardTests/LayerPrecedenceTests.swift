@@ -44,6 +44,15 @@ struct LayerPrecedenceTests {
         #expect(warnings.contains { $0.contains("dev.yaml:3:22: warning: override of app.upload.max_mb skipped: 9000 is above the maximum 500") })
     }
 
+    @Test func aBadValueInALaterFileFallsBackToAnEarlierFile() throws {
+        let (directory, flags) = makeProject()
+        directory.write("flags/environments/dev.yaml", "overrides:\n  app.theme: dark\n")
+        directory.write("flags/local.overrides.yaml", "overrides:\n  app.theme: purple\n")
+        let board = try openBoard(flags, environmentName: "dev")
+        #expect(board.string("app.theme", default: "") == "dark")
+        #expect(board.diagnostics.contains { $0.message.contains("override of app.theme skipped: purple") })
+    }
+
     @Test func envValuesAreParsedByType() throws {
         let (directory, flags) = makeProject()
         let board = try openBoard(flags, environment: [

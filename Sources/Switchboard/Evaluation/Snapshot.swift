@@ -126,26 +126,29 @@ public final class Snapshot: Sendable {
         for definition in registry.definitions {
             var overrides: [Override] = []
             var rejected: [(Override, ValueProblem)] = []
-            if let entry = files.entries[definition.key] {
+            // The last file that sets the key wins; a value that does not fit is skipped and the file before it
+            // is tried, so one bad value never hides a good one further down.
+            let candidates = (files.earlierEntries[definition.key] ?? []) + [files.entries[definition.key]].compactMap { $0 }
+            for entry in candidates.reversed() {
+                let override: Override
+                let problem: ValueProblem?
                 switch Value.from(entry.node, as: definition.type) {
                 case .success(let value):
-                    let override = Override(key: definition.key, value: value, layer: .file, origin: .file(entry.location))
-                    if let problem = definition.problem(with: value) {
-                        rejected.append((override, problem))
-                        diagnostics.append(.warning(at: entry.node.location,
-                                                    "override of \(definition.key) skipped: \(problem.message)",
-                                                    hint: problem.hint))
-                    } else {
-                        overrides.append(override)
-                    }
-                case .failure(let problem):
-                    let override = Override(key: definition.key, value: Value(node: entry.node), layer: .file,
-                                            origin: .file(entry.location))
-                    rejected.append((override, problem))
-                    diagnostics.append(.warning(at: entry.node.location,
-                                                "override of \(definition.key) skipped: \(problem.message)",
-                                                hint: problem.hint))
+                    override = Override(key: definition.key, value: value, layer: .file, origin: .file(entry.location))
+                    problem = definition.problem(with: value)
+                case .failure(let typeProblem):
+                    override = Override(key: definition.key, value: Value(node: entry.node), layer: .file,
+                                        origin: .file(entry.location))
+                    problem = typeProblem
                 }
+                guard let problem else {
+                    overrides.append(override)
+                    break
+                }
+                rejected.append((override, problem))
+                diagnostics.append(.warning(at: entry.node.location,
+                                            "override of \(definition.key) skipped: \(problem.message)",
+                                            hint: problem.hint))
             }
             let variable = KeySyntax.environmentVariable(for: definition.key)
             if let text = environment[variable] {

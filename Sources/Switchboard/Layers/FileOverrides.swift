@@ -22,6 +22,9 @@ public struct FileOverrides: Sendable {
 
     /// Entries by key; the last file's entry wins.
     public var entries: [String: Entry] = [:]
+    /// Entries that a later file's entry for the same key replaces, oldest first: they apply when the later value
+    /// does not fit the definition.
+    public var earlierEntries: [String: [Entry]] = [:]
     /// Problems found while reading the files (syntax errors are errors; the rest are warnings).
     public var diagnostics: [Diagnostic] = []
     /// The files read, lowest precedence first.
@@ -88,6 +91,7 @@ public struct FileOverrides: Sendable {
                                               "expected a key, found \(entry.key.kindDescription)"))
                     continue
                 }
+                if let earlier = self.entries[key] { earlierEntries[key, default: []].append(earlier) }
                 self.entries[key] = Entry(key: key, node: entry.value, location: entry.key.location)
             }
         }
