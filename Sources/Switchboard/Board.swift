@@ -452,20 +452,20 @@ public final class Board: Sendable {
         }
     }
 
-    /// Applies a state change, builds the new snapshot, and tells subscribers what changed — outside the lock.
+    /// Applies a state change, builds the new snapshot, and tells subscribers what changed.
     private func rebuild(_ change: (inout State) -> Void) {
-        let (changes, subscribers) = state.withLock { state -> ([Change], [AsyncStream<Change>.Continuation]) in
+        state.withLock { state in
             change(&state)
             state.revision += 1
             let snapshot = Snapshot(registry: state.registry, files: state.files, environment: options.environment,
                                     runtime: state.runtime, revision: state.revision,
                                     fractionalAlgorithm: options.fractionalAlgorithm)
             let old = cell.replace(with: snapshot)
-            return (Self.differences(from: old, to: snapshot), Array(state.subscribers.values))
-        }
-        guard !changes.isEmpty else { return }
-        for continuation in subscribers {
-            for change in changes { continuation.yield(change) }
+            // Yielding only buffers (no subscriber code runs here), and doing it under the lock keeps every
+            // subscriber's changes in revision order when two rebuilds race.
+            for change in Self.differences(from: old, to: snapshot) {
+                for continuation in state.subscribers.values { continuation.yield(change) }
+            }
         }
     }
 

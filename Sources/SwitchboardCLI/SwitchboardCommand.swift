@@ -72,7 +72,7 @@ struct GlobalOptions: ParsableArguments {
             } else {
                 for diagnostic in error.diagnostics { Terminal.standardError.print(diagnostic: diagnostic) }
                 let count = error.diagnostics.count(where: \.isError)
-                Terminal.standardError.write("\(count) error\(count == 1 ? "" : "s") in the definitions; nothing was evaluated.\n")
+                Terminal.standardError.write("\(count) error\(count == 1 ? "" : "s") in the definitions or override files; nothing was evaluated.\n")
             }
             throw ExitCode(1)
         }

@@ -132,9 +132,11 @@ struct ResetCommand: ParsableCommand {
         }
         if options.json {
             print(Value.object(["ok": true]).json)
-        } else if let key {
+        } else if let key, board.registry[key] != nil {
             let resolution = board.resolve(key)
             print("\(key) = \(resolution.value?.plainText ?? "") (\(resolution.layer?.rawValue ?? ""))")
+        } else if let key {
+            print("removed the orphaned override of \(key)")
         } else {
             print("every runtime override removed")
         }

@@ -35,6 +35,22 @@ struct CommandLineTests {
         #expect(missing.stdout.contains("environments/prod.yaml does not exist"))
     }
 
+    @Test func quotedContextValuesStayText() throws {
+        let directory = TemporaryDirectory()
+        directory.write("flags/z.yaml", """
+            flags:
+              local:
+                type: bool
+                default: false
+                rules:
+                  - when: [{ attribute: zip, equals: "01234" }]
+                    serve: true
+            """)
+        let flags = directory.path + "/flags"
+        #expect(try runSwitchboard(["get", "--flags", flags, "local", "--context", "zip=01234"]).stdout == "false\n")
+        #expect(try runSwitchboard(["get", "--flags", flags, "local", "--context", "zip=\"01234\""]).stdout == "true\n")
+    }
+
     @Test func usageErrorExitsTwo() throws {
         #expect(try runSwitchboard(["reset"]).status == 2)
         #expect(try runSwitchboard(["frobnicate"]).status == 2)

@@ -94,7 +94,9 @@ struct DefinitionParser {
     }
 
     mutating func unknownField(_ key: Node, _ name: String, known: [String], where place: String) {
-        let hint: String = if let suggestion = Suggestions.nearest(to: name, in: known) {
+        let hint: String = if name == "<<" {
+            "merge keys (<<) are YAML 1.1 and not supported; alias the whole mapping (`key: *anchor`) instead"
+        } else if let suggestion = Suggestions.nearest(to: name, in: known) {
             "did you mean '\(suggestion)'?"
         } else {
             "known fields: \(known.joined(separator: ", "))"
