@@ -262,16 +262,8 @@ switch CommandLine.arguments.dropFirst().first {
 case "load": benchmarkLoad()
 case "lookup": try benchmarkLookup()
 case "targeting": try benchmarkTargeting()
-case "profile-load": break
 default:
     FileHandle.standardError.write(Data("usage: switchboard-bench load|lookup|targeting\n".utf8))
     exit(2)
 }
 if sink == 42 { print("") }
-if CommandLine.arguments.dropFirst().first == "profile-load" {
-    let bytes = Array(generatedDefinitions(count: 10_000).utf8)
-    let parse = measure(iterations: 1) { sink &+= YAMLParser.parse(bytes, file: "bench.yaml").problems.count }
-    report("profile.yaml_parse_ms", parse / 1e6, decimals: 2)
-    let load = measure(iterations: 1) { sink &+= DefinitionLoader.load(sources: [("bench.yaml", bytes)]).registry.count }
-    report("profile.load_ms", load / 1e6, decimals: 2)
-}
