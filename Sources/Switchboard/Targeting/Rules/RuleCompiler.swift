@@ -396,7 +396,8 @@ struct RuleCompiler {
                           "greater_than_or_equal": ">="][name]!
             // JSONLogic reads a missing attribute as null, which compares as 0; a rule on a number must not match
             // a context that has none.
-            let present: Value = .object(["!": .object(["missing": .list([.string(attribute)])])])
+            // `!= null` rather than `missing`: the variable's path is compiled once, `missing` parses it each time.
+            let present: Value = .object(["!=": .list([variable, .null])])
             return .object(["and": .list([present, .object([symbol: .list([variable, operand])])])])
         case "semver":
             guard let text = operand.stringValue ?? operandNode.scalar?.text else {
@@ -421,8 +422,8 @@ struct RuleCompiler {
                 _ = expect(false, "true or false")
                 return nil
             }
-            let missing: Value = .object(["missing": .list([.string(attribute)])])
-            return .object([wanted ? "!" : "!!": missing])
+            // A missing attribute reads as null, and `==` with null is true for null alone (and JS's undefined).
+            return .object([wanted ? "!=" : "==": .list([variable, .null])])
         default:
             error(keyNode, "unknown operator '\(name)'")
             return nil
