@@ -191,8 +191,12 @@ public final class Board: Sendable {
 
     /// Typed lookup for a context with the caller's default; never throws.
     public func value<T: FlagValue>(_ key: String, default defaultValue: T, context: EvaluationContext) -> T {
-        guard let value = resolve(key, context: context).value else { return defaultValue }
-        return T(flagValue: value) ?? defaultValue
+        cell.read { snapshot in
+            guard let position = snapshot.registry.position(of: key),
+                  let value = snapshot.value(at: position, context: context)
+            else { return nil }
+            return T(flagValue: value)
+        } ?? defaultValue
     }
 
     /// Typed lookup of a typed key.
@@ -208,7 +212,7 @@ public final class Board: Sendable {
         cell.read { snapshot in
             guard let position = snapshot.registry.position(of: key) else { return nil }
             let entry = snapshot.fast[position]
-            if entry.isDynamic { return snapshot.evaluate(position, context: .empty).resolution.value.flatMap(convert) }
+            if entry.isDynamic { return snapshot.dynamicValue(at: position, context: .empty).flatMap(convert) }
             return entry.value.flatMap(convert)
         }
     }

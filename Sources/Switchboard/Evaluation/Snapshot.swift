@@ -25,15 +25,22 @@ public final class Snapshot: Sendable {
         final class Plan: Sendable {
             let key: String
             let outcomes: [String: DefinitionTargeting.Outcome]
+            /// The compiled flag in the snapshot's engine, so evaluating skips the lookup by key.
+            let flag: FlagdEvaluator.Entry?
+            /// What each of the flag's variants serves, by its position in the engine's variant table; `nil` for a
+            /// variant with no outcome (the default then applies).
+            let variantValues: [Value?]
             let prerequisites: [(position: Int, requirement: DefinitionTargeting.Prerequisite)]
             let defaultDisabled: Resolution
             let defaultOther: Resolution
             let metadata: [String: Value]
             let servesNothingWhenDisabled: Bool
 
-            init(definition: Definition, targeting: DefinitionTargeting, registry: Registry) {
+            init(definition: Definition, targeting: DefinitionTargeting, registry: Registry, evaluator: FlagdEvaluator) {
                 key = definition.key
                 outcomes = targeting.outcomes
+                flag = evaluator.entry(forKey: definition.key)
+                variantValues = (flag?.variants.names ?? []).map { targeting.outcomes[$0]?.value }
                 prerequisites = targeting.prerequisites.compactMap { requirement in
                     registry.position(of: requirement.key).map { ($0, requirement) }
                 }
@@ -199,7 +206,7 @@ public final class Snapshot: Sendable {
             entries.append(Entry(definition: definition, override: winner, overrides: overrides, rejected: rejected,
                                  fixed: fixed, isDynamic: winner == nil && definition.targeting != nil,
                                  plan: definition.targeting.map { Entry.Plan(definition: definition, targeting: $0,
-                                                                             registry: registry) }))
+                                                                             registry: registry, evaluator: evaluator) }))
         }
         for key in files.entries.keys.sorted() where registry[key] == nil {
             let entry = files.entries[key]!
@@ -247,6 +254,34 @@ public final class Snapshot: Sendable {
         Self.evaluate(position, context: context, entries: entries, registry: registry, evaluator: evaluator)
     }
 
+    /// The value the definition at a position has for a context: the value of ``evaluate(_:context:)``'s
+    /// resolution, without building the resolution. The typed lookups' path.
+    @inlinable
+    public func value(at position: Int, context: EvaluationContext) -> Value? {
+        let fast = self.fast[position]
+        guard fast.isDynamic else { return fast.value }
+        return dynamicValue(at: position, context: context)
+    }
+
+    @usableFromInline
+    func dynamicValue(at position: Int, context: EvaluationContext) -> Value? {
+        let entry = entries[position]
+        guard entry.isDynamic, let plan = entry.plan else { return entry.fixed.value }
+        for (other, prerequisite) in plan.prerequisites {
+            let actual = dynamicValue(at: other, context: context)
+            if !Definition.sameValue(actual ?? .null, prerequisite.value) { return plan.defaultOther.value }
+        }
+        guard let flag = plan.flag else { return nil }
+        switch FlagdEvaluator.outcome(of: flag, context: context, staticContext: evaluator.options.staticContext) {
+        case .variant(let index, _):
+            return plan.variantValues[index] ?? plan.defaultOther.value
+        case .noVariant(let reason):
+            return reason == .disabled ? plan.defaultDisabled.value : plan.defaultOther.value
+        case .failure:
+            return nil
+        }
+    }
+
     static func evaluate(
         _ position: Int, context: EvaluationContext, entries: [Entry], registry: Registry, evaluator: FlagdEvaluator
     ) -> Evaluation {
@@ -261,7 +296,8 @@ public final class Snapshot: Sendable {
                                   unmetPrerequisite: prerequisite)
             }
         }
-        let result = evaluator.evaluate(plan.key, context: context)
+        let result = plan.flag.map { evaluator.resolution(of: $0, context: context) }
+            ?? evaluator.evaluate(plan.key, context: context)
         if result.errorCode != nil {
             return Evaluation(resolution: result)
         }

@@ -46,9 +46,9 @@ public struct FlagdEvaluator: Sendable {
     }
 
     /// What an evaluation decided, before it is dressed as a resolution for an untyped or a typed caller.
-    private enum Outcome: Sendable {
-        /// A variant was served.
-        case variant(String, Value, Reason)
+    enum Outcome: Sendable {
+        /// A variant was served: its position in the flag's ``VariantTable``.
+        case variant(Int, Reason)
         /// No variant: disabled, or no default variant to fall back to.
         case noVariant(Reason)
         /// An error.
@@ -57,7 +57,8 @@ public struct FlagdEvaluator: Sendable {
 
     /// What evaluation needs of a flag, with everything that does not depend on the context decided ahead of
     /// time. A class with flat fields, so a lookup copies one reference and reading a field retains only that.
-    private final class Entry: Sendable {
+    final class Entry: Sendable {
+        let key: String
         let variants: VariantTable
         let hasDefaultVariant: Bool
         let targeting: LogicNode?
@@ -71,13 +72,14 @@ public struct FlagdEvaluator: Sendable {
         let defaultOutcome: Outcome
 
         init(flag: FlagdFlag, flagSetMetadata: [String: Value], algorithm: FractionalAlgorithm) {
+            key = flag.key
             variants = VariantTable(flag.variants)
             hasDefaultVariant = flag.defaultVariant != nil
             targeting = flag.targeting?.root
             readsClock = flag.targeting?.root.mayReadTimestamp ?? false
             self.algorithm = flag.fractionalAlgorithm ?? algorithm
             metadata = flagSetMetadata.merging(flag.metadata) { _, own in own }
-            defaultOutcome = Self.defaultVariant(of: flag, reason: .default)
+            defaultOutcome = Self.defaultVariant(of: flag, in: variants, reason: .default)
             if let problem = flag.definitionError {
                 fixedOutcome = .failure(.parseError, problem)
             } else if flag.state == .disabled {
@@ -86,40 +88,42 @@ public struct FlagdEvaluator: Sendable {
                 // flagd's engines reject a rule with an unknown operation as a whole, wherever it is.
                 fixedOutcome = .failure(.parseError, "the targeting of flag '\(flag.key)' is invalid: \(problem)")
             } else if flag.targeting == nil {
-                fixedOutcome = Self.defaultVariant(of: flag, reason: .static)
+                fixedOutcome = Self.defaultVariant(of: flag, in: variants, reason: .static)
             } else {
                 fixedOutcome = nil
             }
         }
 
-        private static func defaultVariant(of flag: FlagdFlag, reason: Reason) -> Outcome {
+        private static func defaultVariant(of flag: FlagdFlag, in variants: VariantTable, reason: Reason) -> Outcome {
             guard let name = flag.defaultVariant else { return .noVariant(.default) }
-            guard let value = flag.variants[name] else {
+            guard let index = variants.index(named: name) else {
                 return .failure(
                     .general, "the default variant '\(name)' of flag '\(flag.key)' is not one of its variants")
             }
-            return .variant(name, value, reason)
+            return .variant(index, reason)
         }
     }
 
     /// A flag's variants for the lookup after targeting. Flags have a handful of variants, and comparing a
     /// few names byte by byte is cheaper than hashing the name for a dictionary.
-    private struct VariantTable: Sendable {
+    struct VariantTable: Sendable {
         let names: [String]
         let values: [Value]
-        let byName: [String: Value]?
+        let byName: [String: Int]?
 
         init(_ variants: [String: Value]) {
             let sorted = variants.sorted { $0.key < $1.key }
             names = sorted.map(\.key)
             values = sorted.map(\.value)
-            byName = variants.count > 8 ? variants : nil
+            byName = variants.count > 8 ? Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) }) : nil
         }
 
-        func value(named name: String) -> Value? {
+        /// The position of the named variant in ``names`` and ``values``.
+        func index(named name: String) -> Int? {
             if let byName { return byName[name] }
-            for index in names.indices where JS.stringsEqual(names[index], name) {
-                return values[index]
+            let count = name.utf8.count
+            for index in names.indices where names[index].utf8.count == count && JS.stringsEqual(names[index], name) {
+                return index
             }
             return nil
         }
@@ -130,6 +134,11 @@ public struct FlagdEvaluator: Sendable {
     /// Engine-wide settings.
     public let options: Options
     private let entries: [String: Entry]
+
+    /// The compiled flag of a key, for callers that evaluate it repeatedly and want to skip the lookup by key.
+    func entry(forKey key: String) -> Entry? {
+        entries[key]
+    }
 
     /// Creates an evaluator for a flag set.
     public init(_ flagSet: FlagdFlagSet, options: Options = Options()) {
@@ -162,8 +171,9 @@ public struct FlagdEvaluator: Sendable {
             return Resolution(value: defaultValue, reason: .error, errorCode: .flagNotFound,
                               errorMessage: "flag '\(key)' not found", metadata: flagSet.metadata)
         }
-        switch outcome(of: entry, key: key, context: context, timestamp: timestamp) {
-        case .variant(let name, let value, let reason):
+        switch outcome(of: entry, context: context, timestamp: timestamp) {
+        case .variant(let index, let reason):
+            let (name, value) = (entry.variants.names[index], entry.variants.values[index])
             guard let typed = type.coerceFlagd(value) else {
                 return Resolution(
                     value: defaultValue, reason: .error, errorCode: .typeMismatch,
@@ -189,9 +199,15 @@ public struct FlagdEvaluator: Sendable {
             return Resolution(value: nil, reason: .error, errorCode: .flagNotFound,
                               errorMessage: "flag '\(key)' not found", metadata: flagSet.metadata)
         }
-        switch outcome(of: entry, key: key, context: context, timestamp: timestamp) {
-        case .variant(let name, let value, let reason):
-            return Resolution(value: value, variant: name, reason: reason, layer: .default, metadata: entry.metadata)
+        return resolution(of: entry, context: context, timestamp: timestamp)
+    }
+
+    /// ``evaluate(_:context:timestamp:)`` for a flag already looked up.
+    func resolution(of entry: Entry, context: EvaluationContext, timestamp: Int? = nil) -> Resolution {
+        switch outcome(of: entry, context: context, timestamp: timestamp) {
+        case .variant(let index, let reason):
+            return Resolution(value: entry.variants.values[index], variant: entry.variants.names[index], reason: reason,
+                              layer: .default, metadata: entry.metadata)
         case .noVariant(let reason):
             return Resolution(value: nil, reason: reason, metadata: entry.metadata)
         case .failure(let code, let message):
@@ -200,12 +216,22 @@ public struct FlagdEvaluator: Sendable {
         }
     }
 
-    private func outcome(of entry: Entry, key: String, context: EvaluationContext, timestamp: Int?) -> Outcome {
+    /// What a flag's evaluation decides, before any ``Resolution`` is built.
+    func outcome(of entry: Entry, context: EvaluationContext, timestamp: Int? = nil) -> Outcome {
+        Self.outcome(of: entry, context: context, staticContext: options.staticContext, timestamp: timestamp)
+    }
+
+    /// ``outcome(of:context:timestamp:)`` without the engine: static, so a caller holding an entry does not copy
+    /// the engine's fields to ask.
+    static func outcome(
+        of entry: Entry, context: EvaluationContext, staticContext: [String: Value], timestamp: Int? = nil
+    ) -> Outcome {
         if let fixed = entry.fixedOutcome { return fixed }
         guard let targeting = entry.targeting else { return entry.defaultOutcome }
+        let key = entry.key
         // One reading of the clock per evaluation, so every $flagd.timestamp in a rule agrees.
         let run = LogicRun(
-            context: context, staticAttributes: options.staticContext, flagKey: key,
+            context: context, staticAttributes: staticContext, flagKey: key,
             timestamp: timestamp ?? (entry.readsClock ? LogicRun.clock() : nil), algorithm: entry.algorithm
         )
         let result: Value
@@ -226,11 +252,11 @@ public struct FlagdEvaluator: Sendable {
         case .list, .object:
             return .failure(.general, "targeting of flag '\(key)' gave \(Self.describe(result)), not a variant name")
         }
-        guard let value = entry.variants.value(named: name) else {
+        guard let index = entry.variants.index(named: name) else {
             if name.isEmpty && !entry.hasDefaultVariant { return entry.defaultOutcome }
             return .failure(.general, "targeting of flag '\(key)' gave '\(name)', which is not one of its variants")
         }
-        return .variant(name, value, .targetingMatch)
+        return .variant(index, .targetingMatch)
     }
 
     private static func describe(_ value: Value) -> String {

@@ -126,6 +126,10 @@ extension FractionalBucketing {
 extension LogicRun {
     /// The hash without an explicit bucketing value, or `nil` when the targeting key is absent or not a string.
     private func defaultHash(in scope: Value?) -> UInt32? {
+        if scope == nil, isFlagEvaluation, let targetingKey {
+            // The usual case, answered without walking the paths below.
+            return FractionalBucketing.hash(flagKey: flagKey, targetingKey: targetingKey, algorithm: algorithm)
+        }
         guard case .string(let targetingKey)? = lookup(Self.targetingKeyPath, in: scope) else { return nil }
         let flagKey = lookup(Self.flagKeyPath, in: scope)?.stringValue ?? ""
         return FractionalBucketing.hash(flagKey: flagKey, targetingKey: targetingKey, algorithm: algorithm)

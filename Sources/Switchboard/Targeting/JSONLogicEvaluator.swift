@@ -168,6 +168,8 @@ struct LogicRun {
             return try fractional(bucketing: bucketing, table: table, args: args, in: scope)
         case .failure(let message):
             throw JSONLogicError(message)
+        case .attributeTest(let test):
+            return apply(test, in: scope)
         case .extended(let operation, let args):
             return try extended(operation, args, in: scope)
         }
@@ -190,6 +192,50 @@ struct LogicRun {
             }
             if case .before = operation { return .bool(a < b) }
             return .bool(a > b)
+        }
+    }
+
+    /// An ``AttributeTest``: what the general nodes it stands for give, reading the variable once.
+    func apply(_ test: AttributeTest, in scope: Value?) -> Value {
+        let found: Value?
+        if let attribute = test.attribute, scope == nil, isFlagEvaluation {
+            found = attributes[attribute] ?? (staticAttributes.isEmpty ? nil : staticAttributes[attribute])
+        } else {
+            found = lookup(test.path, in: scope)
+        }
+        // `var` gives null for a missing variable.
+        let value = found ?? .null
+        switch test.kind {
+        case .equality(let kind, let literal):
+            switch kind {
+            case .loose: return .bool(JS.looseEquals(value, literal))
+            case .looseNot: return .bool(!JS.looseEquals(value, literal))
+            case .strict: return .bool(JS.strictEquals(value, literal))
+            case .strictNot: return .bool(!JS.strictEquals(value, literal))
+            }
+        case .relation(let kind, let literal):
+            return .bool(Self.relation(kind, value, literal))
+        case .presentRelation(let kind, let literal):
+            // The `and` gives the first false operand or the last: both are booleans here.
+            guard !JS.looseEquals(value, .null) else { return .bool(false) }
+            return .bool(Self.relation(kind, value, literal))
+        case .affix(let isPrefix, let affix):
+            guard case .string(let text) = value else { return .null }
+            let (textBytes, affixBytes) = (text.utf8, affix.utf8)
+            guard affixBytes.count <= textBytes.count else { return .bool(false) }
+            return .bool(isPrefix ? textBytes.starts(with: affixBytes)
+                                  : textBytes.suffix(affixBytes.count).elementsEqual(affixBytes))
+        case .member(let items):
+            return .bool(items.contains { JS.strictEquals(value, $0) })
+        }
+    }
+
+    private static func relation(_ kind: RelationOperator, _ lhs: Value, _ rhs: Value) -> Bool {
+        switch kind {
+        case .less: JS.lessThan(lhs, rhs)
+        case .lessOrEqual: JS.lessOrEqual(lhs, rhs)
+        case .greater: JS.greaterThan(lhs, rhs)
+        case .greaterOrEqual: JS.greaterOrEqual(lhs, rhs)
         }
     }
 
