@@ -67,8 +67,8 @@ public enum YAMLParser {
                 hint: "convert it, for example with `iconv -f UTF-16 -t UTF-8`"
             )
         }
-        // The standard library's validation is fast; the scan below only runs to locate a problem.
-        if String(validating: bytes, as: UTF8.self) != nil { return nil }
+        // The standard library's validation is fast and copies nothing; the scan below only runs to locate a problem.
+        if (try? UTF8Span(validating: bytes.span)) != nil { return nil }
         var iterator = bytes.makeIterator()
         var decoder = UTF8()
         var line = 1
@@ -96,37 +96,51 @@ public enum YAMLParser {
 }
 
 /// Turns libyaml events into nodes. One per parse.
-private struct TreeBuilder {
-    /// A collection being built.
-    private struct Frame {
+struct TreeBuilder {
+    /// A collection being built. Its finished children wait on the builder's shared ``children`` stack from
+    /// ``start`` on (a mapping's as key, value, key, value, ...), so each collection's array is allocated once, at
+    /// its exact size, when it ends.
+    struct Frame {
         var location: SourceLocation
         var tag: String?
         var anchor: String?
         var isMapping: Bool
-        var items: [Node] = []
-        var pairs: [Node.Pair] = []
+        var start: Int
         var pendingKey: Node?
-        /// Scalar keys seen so far, once a mapping is large enough that scanning its pairs would cost more.
-        var keyIndex: [Scalar: SourceLocation]?
+        /// Scalar keys seen so far by text (with their position in ``children``), once a mapping is large enough
+        /// that scanning its pairs would cost more.
+        var keyIndex: [String: Int]?
         /// The number of nodes below this one, aliases expanded.
         var size = 1
+        /// The top-level key whose entries are built apart (see ``YAMLParser/parse(_:file:limits:splitting:)``), if any.
+        var detachedUnder: String?
+        /// The keys of a detached mapping seen so far, for duplicates.
+        var detachedKeys: [DetachedKey: SourceLocation] = [:]
+    }
+
+    /// A detached mapping's key: keys are the same when their text and typed value are.
+    struct DetachedKey: Hashable {
+        var text: String
+        var value: Scalar.Value
     }
 
     let file: String
     let limits: YAMLParser.Limits
-    private var stack: [Frame] = []
+    var stack: [Frame] = []
+    /// Optional, so a finished collection moves its children out (``Optional/take()``) instead of copying them.
+    var children: [Node?] = []
     private var anchors: [String: (node: Node, size: Int)] = [:]
-    private var problems: [YAMLProblem] = []
-    private var root: Node?
+    var problems: [YAMLProblem] = []
+    var root: Node?
     private var documents = 0
-    private var totalNodes = 0
+    var totalNodes = 0
 
     init(file: String, limits: YAMLParser.Limits) {
         self.file = file
         self.limits = limits
     }
 
-    private func location(_ mark: yaml_mark_t) -> SourceLocation {
+    func location(_ mark: yaml_mark_t) -> SourceLocation {
         SourceLocation(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
     }
 
@@ -154,18 +168,28 @@ private struct TreeBuilder {
         return finish(failed: false)
     }
 
-    private mutating func finish(failed: Bool) -> YAMLDocument {
+    /// The pairs of the root mapping finished so far.
+    var earlierRootPairs: [Node.Pair] {
+        var pairs: [Node.Pair] = []
+        guard let frame = stack.first, frame.isMapping else { return pairs }
+        for index in stride(from: frame.start, to: children.count - 1, by: 2) {
+            if let key = children[index], let value = children[index + 1] { pairs.append(Node.Pair(key: key, value: value)) }
+        }
+        return pairs
+    }
+
+    mutating func finish(failed: Bool) -> YAMLDocument {
         problems.sort { $0.location < $1.location }
         return YAMLDocument(root: failed ? nil : root, problems: problems, isEmpty: !failed && documents == 0)
     }
 
-    private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+    static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
         guard let pointer else { return nil }
         return String(cString: pointer)
     }
 
     /// Handles one event; returns a fatal problem, if any.
-    private mutating func handle(_ event: inout yaml_event_t) -> YAMLProblem? {
+    mutating func handle(_ event: inout yaml_event_t) -> YAMLProblem? {
         switch event.type {
         case YAML_DOCUMENT_START_EVENT:
             documents += 1
@@ -234,10 +258,26 @@ private struct TreeBuilder {
                     hint: "flatten the structure; definitions never need this depth"
                 )
             }
-            stack.append(Frame(location: start, tag: tag, anchor: anchor, isMapping: isMapping))
+            stack.append(Frame(location: start, tag: tag, anchor: anchor, isMapping: isMapping, start: children.count))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             let frame = stack.removeLast()
-            let content: Node.Content = frame.isMapping ? .mapping(frame.pairs) : .sequence(frame.items)
+            let content: Node.Content
+            if frame.isMapping {
+                var pairs: [Node.Pair] = []
+                pairs.reserveCapacity((children.count - frame.start) / 2)
+                var index = frame.start
+                while index < children.count {
+                    pairs.append(Node.Pair(key: children[index].take()!, value: children[index + 1].take()!))
+                    index += 2
+                }
+                content = .mapping(pairs)
+            } else {
+                var items: [Node] = []
+                items.reserveCapacity(children.count - frame.start)
+                for index in frame.start..<children.count { items.append(children[index].take()!) }
+                content = .sequence(items)
+            }
+            children.removeSubrange(frame.start...)
             return add(Node(content, location: frame.location, tag: frame.tag), size: frame.size, anchor: frame.anchor)
         default:
             break
@@ -246,7 +286,7 @@ private struct TreeBuilder {
     }
 
     /// Adds a finished node to its parent (or as the root), counting it against the node budget.
-    private mutating func add(_ node: Node, size: Int, anchor: String?) -> YAMLProblem? {
+    mutating func add(_ node: consuming Node, size: Int, anchor: String?) -> YAMLProblem? {
         totalNodes += size
         if totalNodes > limits.maxNodes {
             return YAMLProblem(
@@ -260,12 +300,12 @@ private struct TreeBuilder {
             root = node
             return nil
         }
-        stack[stack.count - 1].size += size
-        if !stack[stack.count - 1].isMapping {
-            stack[stack.count - 1].items.append(node)
-        } else if let key = stack[stack.count - 1].pendingKey {
-            stack[stack.count - 1].pendingKey = nil
-            if let first = Self.firstOccurrence(of: key, in: &stack[stack.count - 1]) {
+        let top = stack.count - 1
+        stack[top].size += size
+        if !stack[top].isMapping {
+            children.append(node)
+        } else if let key = stack[top].pendingKey.take() {
+            if let first = Self.firstOccurrence(of: key, in: &stack[top], children: children) {
                 let name = key.scalar?.text ?? "?"
                 problems.append(YAMLProblem(
                     location: key.location,
@@ -274,42 +314,56 @@ private struct TreeBuilder {
                     isFatal: false
                 ))
             } else {
-                stack[stack.count - 1].pairs.append(Node.Pair(key: key, value: node))
+                children.append(key)
+                children.append(node)
             }
         } else {
-            stack[stack.count - 1].pendingKey = node
+            stack[top].pendingKey = node
         }
         return nil
     }
 
+
     /// Where a key already appears in the mapping being built, if it does; records it otherwise.
-    private static func firstOccurrence(of key: Node, in frame: inout Frame) -> SourceLocation? {
+    private static func firstOccurrence(of key: Node, in frame: inout Frame, children: [Node?]) -> SourceLocation? {
         guard let scalar = key.scalar else { return nil }
         // Small mappings (a definition's fields) are scanned; large ones (a file's keys) get an index.
-        if frame.keyIndex == nil && frame.pairs.count < 16 {
-            for pair in frame.pairs {
-                if let other = pair.key.scalar, other.text == scalar.text, other.value == scalar.value {
-                    return pair.key.location
+        let pairCount = (children.count - frame.start) / 2
+        if frame.keyIndex == nil && pairCount < 16 {
+            let count = scalar.text.utf8.count
+            var index = frame.start
+            while index < children.count {
+                if case .scalar(let other)? = children[index]?.content, other.text.utf8.count == count,
+                   other.text == scalar.text, other.value == scalar.value
+                {
+                    return children[index]?.location
                 }
+                index += 2
             }
             return nil
         }
         if frame.keyIndex == nil {
-            var index: [Scalar: SourceLocation] = [:]
-            for pair in frame.pairs {
-                if let other = pair.key.scalar { index[Self.identity(other)] = pair.key.location }
+            var index: [String: Int] = [:]
+            index.reserveCapacity(pairCount * 4)
+            for position in stride(from: frame.start, to: children.count, by: 2) {
+                if let other = children[position]?.scalar, index[other.text] == nil { index[other.text] = position }
             }
             frame.keyIndex = index
         }
-        let identity = Self.identity(scalar)
-        if let first = frame.keyIndex?[identity] { return first }
-        frame.keyIndex?[identity] = key.location
+        // Keys are the same when their text and typed value are (the style does not matter): `1` and `"1"` differ.
+        // Keys with the same text but another value are rare; they are found by scanning.
+        let position = children.count
+        guard let first = frame.keyIndex?[scalar.text] else {
+            frame.keyIndex?[scalar.text] = position
+            return nil
+        }
+        if let other = children[first]?.scalar, other.value == scalar.value { return children[first]?.location }
+        for index in stride(from: frame.start, to: children.count, by: 2) {
+            if let other = children[index]?.scalar, other.text == scalar.text, other.value == scalar.value {
+                return children[index]?.location
+            }
+        }
         return nil
-    }
-
-    /// Two keys are the same when their text and typed value are; the style does not matter.
-    private static func identity(_ scalar: Scalar) -> Scalar {
-        Scalar(text: scalar.text, style: .plain, value: scalar.value)
     }
 
     private func resolveScalarTag(_ tag: String, text: String, at location: SourceLocation)
@@ -410,3 +464,4 @@ private struct TreeBuilder {
         return SourceLocation(file: file, line: line, column: column)
     }
 }
+

@@ -136,12 +136,16 @@ func benchmarkLoad() {
         return (first.registry.count, memory())
     }()
     let scan = measure(iterations: 1) { sink &+= YAMLParser.scanEvents(bytes) }
+    let tree = measure(iterations: 1) {
+        sink &+= YAMLParser.parse(bytes, file: "bench.yaml").problems.count
+    }
     let load = measure(iterations: 1) {
         sink &+= DefinitionLoader.load(sources: [("bench.yaml", bytes)]).registry.count
     }
     report("load.definitions", Double(definitions), decimals: 0)
     report("load.yaml_mb", Double(bytes.count) / 1_048_576, decimals: 2)
     report("load.libyaml_scan_ms", scan / 1e6, decimals: 2)
+    report("load.yaml_tree_ms", tree / 1e6, decimals: 2)
     report("load.load_validate_ms", load / 1e6, decimals: 2)
     report("load.ratio_to_libyaml_scan", load / scan, decimals: 2)
     report("load.peak_memory_mb", max(0, after.peak - before.resident) / 1_048_576, decimals: 1)

@@ -41,7 +41,12 @@ public struct Definition: Sendable {
     /// Earlier keys whose persisted overrides now belong to this one.
     public var renamedFrom: [String]
     /// Targeting compiled to the flagd engine (rules, rollouts, prerequisites, kill switch, flagd flags).
-    public var targeting: DefinitionTargeting?
+    public var targeting: DefinitionTargeting? {
+        get { targetingBox?.targeting }
+        set { targetingBox = newValue.map(TargetingBox.init) }
+    }
+    /// Where ``targeting`` is kept: boxed, so the definitions without targeting (most of them) stay small to copy.
+    private var targetingBox: TargetingBox?
     /// Whether the definition has a default value; flagd flags without a `defaultVariant` do not, and their
     /// callers get their own default.
     public var hasDefault = true
@@ -53,6 +58,14 @@ public struct Definition: Sendable {
     public var location: SourceLocation
     /// Where its default is written.
     public var defaultLocation: SourceLocation
+
+    private final class TargetingBox: Sendable {
+        let targeting: DefinitionTargeting
+
+        init(_ targeting: DefinitionTargeting) {
+            self.targeting = targeting
+        }
+    }
 
     /// A named value of a variant flag.
     public struct Variant: Sendable, Hashable {

@@ -75,10 +75,9 @@ public enum DefinitionLoader {
                 diagnostics.append(contentsOf: FlagdFiles.tolerated(flagdDiagnostics, loaded: !flagSet.flags.isEmpty))
                 continue
             }
-            let document = YAMLParser.parse(source.bytes, file: source.path)
-            var parser = DefinitionParser(file: source.path, today: today)
-            parser.parse(document)
-            definitions.append(contentsOf: parser.definitions)
+            let parser = DefinitionPipeline.parse(source.bytes, file: source.path, today: today)
+            // The first file's definitions are taken whole, not copied one by one.
+            if definitions.isEmpty { definitions = parser.definitions } else { definitions += parser.definitions }
             diagnostics.append(contentsOf: parser.diagnostics)
             for segment in parser.segments {
                 if let first = segments[segment.name] {
@@ -90,48 +89,74 @@ public enum DefinitionLoader {
                 }
             }
         }
-        var (unique, conflicts) = checkAcrossFiles(definitions)
+        var (unique, conflicts, positions) = checkAcrossFiles(definitions)
         diagnostics.append(contentsOf: conflicts)
+        let count = unique.count
         diagnostics.append(contentsOf: compileTargeting(&unique, segments: segments))
-        let registry = Registry(definitions: unique, files: sources.map(\.path))
+        // The positions found while checking still hold when targeting dropped no definition.
+        let registry = Registry(definitions: unique, files: sources.map(\.path),
+                                index: unique.count == count ? positions : nil)
         return LoadReport(registry: registry, diagnostics: Diagnostic.sorted(diagnostics))
     }
 
     /// Finds keys defined twice, environment variable names shared by two keys, and `renamed_from` entries that
-    /// name a live key; keeps the first of each.
-    static func checkAcrossFiles(_ definitions: [Definition]) -> ([Definition], [Diagnostic]) {
+    /// name a live key; keeps the first of each. Also gives the position of each key among the definitions kept,
+    /// when none was dropped.
+    static func checkAcrossFiles(_ definitions: [Definition])
+        -> (definitions: [Definition], diagnostics: [Diagnostic], positions: [String: Int]?)
+    {
         var diagnostics: [Diagnostic] = []
-        var seen: [String: SourceLocation] = [:]
-        var variables: [String: (key: String, location: SourceLocation)] = [:]
-        var unique: [Definition] = []
-        unique.reserveCapacity(definitions.count)
-        for definition in definitions {
-            if let first = seen[definition.key] {
+        var seen: [String: Int] = [:]
+        var variables: [EnvironmentName: Int] = [:]
+        seen.reserveCapacity(definitions.count)
+        // Distinct keys can only share a variable when one of them is not "simple" (see `EnvironmentName`); with
+        // none of those, the variables need no checking.
+        let checksVariables = definitions.indices.contains { !EnvironmentName.isSimple(definitions[$0].key) }
+        if checksVariables { variables.reserveCapacity(definitions.count) }
+        var dropped: [Int] = []
+        // By index, reading fields in place: iterating the definitions would copy each one.
+        for index in definitions.indices {
+            let key = definitions[index].key
+            if let first = seen[key] {
+                let definition = definitions[index]
                 diagnostics.append(.error(
-                    at: definition.location, "\(definition.key) is already defined at \(first)",
+                    at: definition.location, "\(definition.key) is already defined at \(definitions[first].location)",
                     hint: "a key is defined once across all files; rename or remove one of them"))
+                dropped.append(index)
                 continue
             }
-            let variable = KeySyntax.environmentVariable(for: definition.key)
-            if let other = variables[variable], definition.targeting?.isFlagd == true {
-                // flagd files keep their keys as written; they load, but the variable is ambiguous.
-                diagnostics.append(.warning(
-                    at: definition.location,
-                    "\(definition.key) and \(other.key) (\(other.location)) map to the same environment variable \(variable)",
-                    hint: "that variable overrides both; rename one to override them separately"))
-            } else if let other = variables[variable] {
-                diagnostics.append(.error(
-                    at: definition.location,
-                    "\(definition.key) and \(other.key) (\(other.location)) map to the same environment variable \(variable)",
-                    hint: "rename one: '-' and '_' are the same in a variable name"))
-                continue
+            let name = EnvironmentName(key)
+            if checksVariables, let otherIndex = variables[name] {
+                let definition = definitions[index]
+                let other = definitions[otherIndex]
+                let variable = KeySyntax.environmentVariable(for: definition.key)
+                if definition.targeting?.isFlagd == true {
+                    // flagd files keep their keys as written; they load, but the variable is ambiguous.
+                    diagnostics.append(.warning(
+                        at: definition.location,
+                        "\(definition.key) and \(other.key) (\(other.location)) map to the same environment variable \(variable)",
+                        hint: "that variable overrides both; rename one to override them separately"))
+                } else {
+                    diagnostics.append(.error(
+                        at: definition.location,
+                        "\(definition.key) and \(other.key) (\(other.location)) map to the same environment variable \(variable)",
+                        hint: "rename one: '-' and '_' are the same in a variable name"))
+                    dropped.append(index)
+                    continue
+                }
             }
-            seen[definition.key] = definition.location
-            variables[variable] = (definition.key, definition.location)
-            unique.append(definition)
+            seen[key] = index
+            if checksVariables { variables[name] = index }
+        }
+        // Copy the definitions only when some are dropped; usually every one is kept.
+        var unique = definitions
+        if !dropped.isEmpty {
+            let droppedSet = Set(dropped)
+            unique = definitions.enumerated().filter { !droppedSet.contains($0.offset) }.map(\.element)
         }
         var renamedBy: [String: String] = [:]
-        for definition in unique {
+        for index in unique.indices where !unique[index].renamedFrom.isEmpty {
+            let definition = unique[index]
             for old in definition.renamedFrom {
                 if seen[old] != nil {
                     diagnostics.append(.error(
@@ -146,7 +171,7 @@ public enum DefinitionLoader {
                 }
             }
         }
-        return (unique, diagnostics)
+        return (unique, diagnostics, dropped.isEmpty ? seen : nil)
     }
 
     /// Compiles every definition's readable targeting once all segments are known, then checks prerequisites:

@@ -21,11 +21,36 @@ struct DefinitionParser {
         self.today = today
     }
 
+    /// The errors reported through ``error(_:_:hint:)`` so far, to tell whether a definition had any.
+    private var errorCount = 0
+
     mutating func error(_ node: Node, _ message: String, hint: String? = nil) {
         diagnostics.append(.error(at: node.location, message, hint: hint))
+        errorCount += 1
     }
 
-    mutating func parse(_ document: YAMLDocument) {
+    /// The namespace the top-level pairs set: `nil` when none of them is `namespace`, `.some(nil)` when it is
+    /// invalid (``parse(_:detached:)`` reports why).
+    static func namespace(in pairs: [Node.Pair]) -> String?? {
+        guard let pair = pairs.first(where: { $0.key.scalar?.text == "namespace" }) else { return nil }
+        guard let scalar = pair.value.scalar, case .string = scalar.value, KeySyntax.isValid(scalar.text) else {
+            return .some(nil)
+        }
+        return .some(scalar.text)
+    }
+
+    /// Appends part of what another parser of the same file found (the entries a worker thread read).
+    mutating func absorb(
+        _ other: DefinitionParser, definitions: Range<Int>, diagnostics: Range<Int>, segments: Range<Int>
+    ) {
+        self.definitions += other.definitions[definitions]
+        self.diagnostics += other.diagnostics[diagnostics]
+        self.segments += other.segments[segments]
+    }
+
+    /// Reads a document. The entries of the top-level keys in `detached` were taken out while parsing (see
+    /// ``DefinitionPipeline``) and are read by another parser.
+    mutating func parse(_ document: YAMLDocument, detached: Set<String> = []) {
         diagnostics.append(contentsOf: document.problems.map(Diagnostic.init))
         guard let root = document.root else {
             if document.isEmpty {
@@ -80,6 +105,7 @@ struct DefinitionParser {
                     segments.append((name, entry.value, entry.key.location))
                 }
             case "flags", "preferences":
+                if detached.contains(name) { continue }
                 let kind: Definition.Kind = name == "flags" ? .flag : .preference
                 if case .scalar(let scalar) = pair.value.content, case .null = scalar.value { continue }
                 guard let entries = pair.value.pairs else {
@@ -113,31 +139,38 @@ struct DefinitionParser {
             error(entry.key, "invalid key '\(localKey)'", hint: KeySyntax.hint(for: localKey))
             return
         }
-        let key = namespace.map { "\($0).\(localKey)" } ?? localKey
+        let key: String
+        if let namespace {
+            var joined = namespace
+            joined.reserveCapacity(namespace.utf8.count + 1 + localKey.utf8.count)
+            joined += "."
+            joined += localKey
+            key = joined
+        } else {
+            key = localKey
+        }
         guard let fields = entry.value.pairs else {
             error(entry.value, "the definition of \(key) must be a mapping of fields, found \(entry.value.kindDescription)",
                   hint: "write at least `type:` and `default:` below the key")
             return
         }
-        var node = FieldTable()
-        var keyNode = FieldTable()
+        var node = FieldTable(fields)
         // A misspelt required field is reported once, as the typo, not again as missing.
         var misspelt = Set<String>()
-        for field in fields {
+        for (position, field) in fields.enumerated() {
             guard let name = field.key.scalar?.text else {
                 error(field.key, "expected a field name, found \(field.key.kindDescription)")
                 continue
             }
-            if let slot = FieldTable.slot(of: name) {
-                node[slot] = field.value
-                keyNode[slot] = field.key
+            if let known = FieldTable.Field(name: name) {
+                node.set(known, position: position)
             } else {
                 unknownField(field.key, name, known: Self.definitionFields, where: "in \(key)")
                 if let meant = Suggestions.nearest(to: name, in: Self.definitionFields) { misspelt.insert(meant) }
             }
         }
-        let errorsBefore = diagnostics.count(where: \.isError)
-        guard let typeNode = node["type"] else {
+        let errorsBefore = errorCount
+        guard let typeNode = node[.type] else {
             if misspelt.contains("type") { return }
             error(entry.key, "\(key) has no `type`",
                   hint: "add `type:` with one of \(ValueType.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -156,13 +189,13 @@ struct DefinitionParser {
         var definition = Definition(
             key: key, kind: kind, type: type, defaultValue: .null, location: entry.key.location
         )
-        definition.description = text(node["description"], field: "description")
-        definition.owner = text(node["owner"], field: "owner")
-        definition.tags = stringList(node["tags"], field: "tags")
-        if let expiresNode = node["expires"] {
+        definition.description = text(node[.description], field: "description")
+        definition.owner = text(node[.owner], field: "owner")
+        definition.tags = stringList(node[.tags], field: "tags")
+        if let expiresNode = node[.expires] {
             definition.expires = day(expiresNode, key: key, kind: kind)
         }
-        if let renamed = node["renamed_from"] {
+        if let renamed = node[.renamedFrom] {
             let names = renamed.scalar != nil ? [text(renamed, field: "renamed_from") ?? ""]
                 : stringList(renamed, field: "renamed_from")
             for (index, name) in names.enumerated() where !KeySyntax.isValid(name) {
@@ -171,27 +204,28 @@ struct DefinitionParser {
             }
             definition.renamedFrom = names.filter(KeySyntax.isValid)
         }
-        if node["variants"] != nil, let valuesKey = keyNode["values"] {
+        if node.has(.variants), let valuesKey = node.key(.values) {
             error(valuesKey, "\(key) has both `variants` and `values`",
                   hint: "use variants for named values, or values for a list of allowed values, not both")
-            node["values"] = nil
+            node.remove(.values)
         }
-        parseConstraints(&definition, node, keys: keyNode)
-        if let variantsNode = node["variants"] {
+        parseConstraints(&definition, node)
+        if let variantsNode = node[.variants] {
             parseVariants(&definition, variantsNode)
         }
-        guard let defaultNode = node["default"] else {
+        guard let defaultNode = node[.default] else {
             if misspelt.contains("default") { return }
             error(entry.key, "\(key) has no `default`", hint: "add `default:` with \(type.withArticle) value")
             return
         }
         definition.defaultLocation = defaultNode.location
         parseDefault(&definition, defaultNode)
-        let pending = PendingTargeting(
-            rules: node["rules"], rollout: node["rollout"], requires: node["requires"], enabled: node["enabled"],
-            targeting: node["targeting"], bucketing: node["bucketing"], location: entry.key.location)
-        if !pending.isEmpty { definition.pending = pending }
-        if diagnostics.count(where: \.isError) == errorsBefore {
+        if node.hasTargeting {
+            definition.pending = PendingTargeting(
+                rules: node[.rules], rollout: node[.rollout], requires: node[.requires], enabled: node[.enabled],
+                targeting: node[.targeting], bucketing: node[.bucketing], location: entry.key.location)
+        }
+        if errorCount == errorsBefore {
             definitions.append(definition)
         }
     }
@@ -247,12 +281,12 @@ struct DefinitionParser {
         }
     }
 
-    mutating func parseConstraints(_ definition: inout Definition, _ node: FieldTable, keys: FieldTable) {
+    mutating func parseConstraints(_ definition: inout Definition, _ node: FieldTable) {
         let type = definition.type
         let isNumber = type == .int || type == .double
-        if let valuesNode = node["values"] {
+        if let valuesNode = node[.values] {
             if !(isNumber || type == .string) {
-                error(keys["values"] ?? valuesNode, "`values` applies to int, double and string definitions, not \(type)")
+                error(node.key(.values) ?? valuesNode, "`values` applies to int, double and string definitions, not \(type)")
             } else if let items = valuesNode.items, !items.isEmpty {
                 var values: [Value] = []
                 for item in items {
@@ -273,29 +307,30 @@ struct DefinitionParser {
                       hint: "for example `values: [newest_first, oldest_first]`")
             }
         }
-        for field in ["min", "max"] {
+        for field in [FieldTable.Field.min, .max] {
             guard let bound = node[field] else { continue }
+            let name = field == .min ? "min" : "max"
             guard isNumber else {
-                error(keys[field] ?? bound, "`\(field)` applies to int and double definitions, not \(type)")
+                error(node.key(field) ?? bound, "`\(name)` applies to int and double definitions, not \(type)")
                 continue
             }
             switch Value.from(bound, as: type) {
             case .failure(let problem):
-                error(bound, "\(field) of \(definition.key): \(problem.message)", hint: problem.hint)
+                error(bound, "\(name) of \(definition.key): \(problem.message)", hint: problem.hint)
             case .success(let value):
-                if field == "min" { definition.minimum = value.doubleValue } else { definition.maximum = value.doubleValue }
+                if field == .min { definition.minimum = value.doubleValue } else { definition.maximum = value.doubleValue }
             }
         }
-        if let minimum = definition.minimum, let maximum = definition.maximum, minimum > maximum, let at = node["min"] {
+        if let minimum = definition.minimum, let maximum = definition.maximum, minimum > maximum, let at = node[.min] {
             error(at, "min \(Definition.format(minimum)) is greater than max \(Definition.format(maximum))",
                   hint: "swap them, or fix the one that is wrong")
             // No value can meet swapped bounds; checking the default against them would only add noise.
             definition.minimum = nil
             definition.maximum = nil
         }
-        if let patternNode = node["pattern"] {
+        if let patternNode = node[.pattern] {
             if type != .string {
-                error(keys["pattern"] ?? patternNode, "`pattern` applies to string definitions, not \(type)")
+                error(node.key(.pattern) ?? patternNode, "`pattern` applies to string definitions, not \(type)")
             } else if let pattern = patternNode.scalar?.text {
                 if RegularExpression(pattern) != nil {
                     definition.pattern = pattern
@@ -348,24 +383,85 @@ struct DefinitionParser {
     }
 }
 
-/// A definition's fields by name, in a fixed array: cheaper than a dictionary for the handful of fields a
-/// definition has, which matters when a directory holds thousands of definitions.
+/// A definition's known fields, found in one pass over its pairs: each field's position among the pairs, in a
+/// fixed inline array, so looking a field up copies no node and hashes no name. Thousands of definitions go
+/// through this on every load.
 struct FieldTable {
-    private var nodes = [Node?](repeating: nil, count: DefinitionParser.definitionFields.count)
+    /// The known fields, in the order of ``DefinitionParser/definitionFields``.
+    enum Field: Int, CaseIterable {
+        case type, `default`, description, owner, tags, expires, variants, values, min, max, pattern, renamedFrom,
+             rules, rollout, requires, enabled, targeting, bucketing
 
-    /// The slot of a known field name.
-    static func slot(of name: String) -> Int? {
-        DefinitionParser.definitionFields.firstIndex(of: name)
+        /// The field a name spells, if any: a switch on the length and first and last bytes picks the only
+        /// candidate, which one comparison confirms.
+        init?(name: String) {
+            var text = name
+            let field: Field? = text.withUTF8 { bytes in
+                guard bytes.count >= 3 else { return nil }
+                let candidate: Field? = switch (bytes.count, bytes[0], bytes[bytes.count - 1]) {
+                case (4, 0x74, 0x65): .type  // t...e
+                case (7, 0x64, 0x74): .default  // d...t
+                case (11, 0x64, 0x6E): .description  // d...n
+                case (5, 0x6F, 0x72): .owner  // o...r
+                case (4, 0x74, 0x73): .tags  // t...s
+                case (7, 0x65, 0x73): .expires  // e...s
+                case (8, 0x76, 0x73): .variants  // v...s
+                case (6, 0x76, 0x73): .values  // v...s
+                case (3, 0x6D, 0x6E): .min  // m...n
+                case (3, 0x6D, 0x78): .max  // m...x
+                case (7, 0x70, 0x6E): .pattern  // p...n
+                case (12, 0x72, 0x6D): .renamedFrom  // r...m
+                case (5, 0x72, 0x73): .rules  // r...s
+                case (7, 0x72, 0x74): .rollout  // r...t
+                case (8, 0x72, 0x73): .requires  // r...s
+                case (7, 0x65, 0x64): .enabled  // e...d
+                case (9, 0x74, 0x67): .targeting  // t...g
+                case (9, 0x62, 0x67): .bucketing  // b...g
+                default: nil
+                }
+                return candidate
+            }
+            // Equal short names have the same bits, so confirming a match is quick.
+            guard let field, DefinitionParser.definitionFields[field.rawValue] == name else { return nil }
+            self = field
+        }
     }
 
-    subscript(name: String) -> Node? {
-        get { Self.slot(of: name).flatMap { nodes[$0] } }
-        set { if let slot = Self.slot(of: name) { nodes[slot] = newValue } }
+    private let pairs: [Node.Pair]
+    private var positions = InlineArray<18, Int32>(repeating: -1)
+
+    init(_ pairs: [Node.Pair]) {
+        self.pairs = pairs
     }
 
-    subscript(slot: Int) -> Node? {
-        get { nodes[slot] }
-        set { nodes[slot] = newValue }
+    /// Records where a field is written.
+    mutating func set(_ field: Field, position: Int) {
+        positions[field.rawValue] = Int32(position)
+    }
+
+    /// Forgets a field, as if it were not written.
+    mutating func remove(_ field: Field) {
+        positions[field.rawValue] = -1
+    }
+
+    /// Whether a field is written.
+    func has(_ field: Field) -> Bool { positions[field.rawValue] >= 0 }
+
+    /// Whether any targeting field is written (`bucketing` alone has nothing to apply to).
+    var hasTargeting: Bool {
+        has(.rules) || has(.rollout) || has(.requires) || has(.enabled) || has(.targeting)
+    }
+
+    /// A field's value.
+    subscript(field: Field) -> Node? {
+        let position = Int(positions[field.rawValue])
+        return position >= 0 ? pairs[position].value : nil
+    }
+
+    /// A field's key, for messages about the field itself.
+    func key(_ field: Field) -> Node? {
+        let position = Int(positions[field.rawValue])
+        return position >= 0 ? pairs[position].key : nil
     }
 }
 
@@ -418,6 +514,65 @@ public enum KeySyntax {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// A key as the environment variable that overrides it (``KeySyntax/environmentVariable(for:)``), hashed and
+/// compared without building the variable's name: the loader checks every key for collisions.
+struct EnvironmentName: Hashable {
+    let key: String
+
+    init(_ key: String) {
+        self.key = key
+    }
+
+    /// Whether a key is "simple": only `a-z`, `0-9`, `_` and `.`, with no `_` next to another `_` or a `.`. A
+    /// simple key's variable gives the key back (a lone `_` is `_`, a `__` is `.`), so two distinct simple keys
+    /// never share a variable; only keys with `-`, capitals or such runs can.
+    static func isSimple(_ key: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in key.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                break
+            case UInt8(ascii: "_"), UInt8(ascii: "."):
+                if previous == UInt8(ascii: "_") || previous == UInt8(ascii: ".") { return false }
+            default:
+                return false
+            }
+            previous = byte
+        }
+        return true
+    }
+
+    /// Runs `body` on the variable's bytes (without the `SWITCHBOARD_` prefix), mapped in a stack buffer.
+    private func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        let utf8 = key.utf8
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: utf8.count * 2) { buffer in
+            var count = 0
+            for byte in utf8 {
+                switch byte {
+                case UInt8(ascii: "."):
+                    buffer[count] = UInt8(ascii: "_")
+                    buffer[count + 1] = UInt8(ascii: "_")
+                    count += 2
+                    continue
+                case UInt8(ascii: "-"): buffer[count] = UInt8(ascii: "_")
+                case UInt8(ascii: "a")...UInt8(ascii: "z"): buffer[count] = byte - 32
+                default: buffer[count] = byte
+                }
+                count += 1
+            }
+            return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        withBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    static func == (lhs: EnvironmentName, rhs: EnvironmentName) -> Bool {
+        lhs.withBytes { l in rhs.withBytes { r in l.elementsEqual(r) } }
     }
 }
 

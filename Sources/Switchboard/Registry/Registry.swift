@@ -10,16 +10,22 @@ public struct Registry: Sendable {
 
     /// Creates a registry from definitions whose keys are unique.
     public init(definitions: [Definition], files: [String] = []) {
+        self.init(definitions: definitions, files: files, index: nil)
+    }
+
+    /// Creates a registry, with the position of each key when the caller has it already.
+    init(definitions: [Definition], files: [String], index known: [String: Int]?) {
         self.definitions = definitions
         self.files = files
         var index: [String: Int] = [:]
         var renamed: [String: Int] = [:]
-        index.reserveCapacity(definitions.count)
-        for (position, definition) in definitions.enumerated() {
-            index[definition.key] = position
-            for old in definition.renamedFrom { renamed[old] = position }
+        if known == nil { index.reserveCapacity(definitions.count) }
+        // By index, reading fields in place: iterating the definitions would copy each one.
+        for position in definitions.indices {
+            if known == nil { index[definitions[position].key] = position }
+            for old in definitions[position].renamedFrom { renamed[old] = position }
         }
-        self.index = index
+        self.index = known ?? index
         self.renamed = renamed
     }
 

@@ -88,16 +88,26 @@ public struct DefinitionTargeting: Sendable {
 }
 
 /// The parts of a definition that targeting is compiled from, kept as nodes until every file's segments are known.
-struct PendingTargeting: Sendable {
-    var rules: Node?
-    var rollout: Node?
-    var requires: Node?
-    var enabled: Node?
-    var targeting: Node?
-    var bucketing: Node?
-    var location: SourceLocation
+/// A class, so the many definitions without targeting carry one empty reference instead of six empty nodes.
+final class PendingTargeting: Sendable {
+    let rules: Node?
+    let rollout: Node?
+    let requires: Node?
+    let enabled: Node?
+    let targeting: Node?
+    let bucketing: Node?
+    let location: SourceLocation
 
-    var isEmpty: Bool {
-        rules == nil && rollout == nil && requires == nil && enabled == nil && targeting == nil
+    init(
+        rules: Node?, rollout: Node?, requires: Node?, enabled: Node?, targeting: Node?, bucketing: Node?,
+        location: SourceLocation
+    ) {
+        self.rules = rules
+        self.rollout = rollout
+        self.requires = requires
+        self.enabled = enabled
+        self.targeting = targeting
+        self.bucketing = bucketing
+        self.location = location
     }
 }

@@ -1,0 +1,376 @@
+import CLibYAML
+import Dispatch
+import Synchronization
+
+extension YAMLParser {
+    /// Which top-level mappings to split into independent entries, and who receives them.
+    public struct Splitting {
+        /// Called on the parsing thread when the value of a top-level key turns out to be a mapping, with the
+        /// key and the top-level pairs finished before it: whether to split it.
+        public var shouldSplit: (_ key: String, _ earlierPairs: [Node.Pair]) -> Bool
+        /// Receives each entry of a split mapping, on one of two threads (`worker` is 0 or 1); `position` numbers
+        /// the entries of all split mappings in source order, so the receiver can put them back in order.
+        public var receive: @Sendable (_ worker: Int, _ position: Int, _ key: String, _ entry: Node.Pair) -> Void
+
+        /// Creates the hooks.
+        public init(
+            shouldSplit: @escaping (_ key: String, _ earlierPairs: [Node.Pair]) -> Bool,
+            receive: @escaping @Sendable (_ worker: Int, _ position: Int, _ key: String, _ entry: Node.Pair) -> Void
+        ) {
+            self.shouldSplit = shouldSplit
+            self.receive = receive
+        }
+    }
+
+    /// Parses a large document on two cores: libyaml scans on the calling thread, and the entries of the
+    /// top-level mappings `splitting` chooses (a definitions file's `flags:`) are built as nodes and handed to
+    /// `splitting.receive` on a second thread, and on this one once the scan is done. In the returned document
+    /// those mappings are empty.
+    ///
+    /// The result is exactly what ``parse(_:file:limits:)`` gives, problem for problem, or `nil` when the
+    /// document needs to be read in one piece: an anchor or alias, a tag or a non-scalar key on a split mapping,
+    /// or any error that stops parsing. On `nil`, drop whatever `receive` got and call ``parse(_:file:limits:)``.
+    public static func parse(
+        _ bytes: [UInt8], file: String, limits: Limits = Limits(), splitting: Splitting
+    ) -> YAMLDocument? {
+        if checkEncoding(bytes, file: file) != nil { return nil }
+        return bytes.withUnsafeBufferPointer { buffer in
+            var builder = TreeBuilder(file: file, limits: limits)
+            return builder.runSplitting(buffer, splitting)
+        }
+    }
+}
+
+/// A batch of entries of a split mapping, in source order. The scanning thread deletes libyaml's events as it
+/// goes (as a plain scan does) and keeps copies whose scalar and tag bytes live in the batch's own ``bytes``, so
+/// the thread that builds the batch frees nothing the scanning thread allocated but the batch itself: two
+/// threads freeing each other's memory would contend for the allocator's lock.
+private struct SplitBatch: Sendable {
+    /// What ``TreeBuilder/handle(_:)`` reads of an event, in 24 bytes instead of libyaml's struct: the copies are
+    /// written on the scanning thread, which is the one to keep fast.
+    struct Event {
+        var type: UInt8
+        var style: UInt8
+        var line: Int32
+        var column: Int32
+        /// Where the scalar's value starts in ``bytes``.
+        var value: Int32 = 0
+        var length: Int32 = 0
+        /// Where the tag (NUL-terminated) starts in ``bytes``, or -1.
+        var tag: Int32 = -1
+    }
+
+    /// One entry: its events, from the key to the end of the value.
+    struct Entry {
+        var position: Int
+        var parent: String
+        /// A duplicate key: the entry is built (a problem in it stops parsing, as it would in one piece) but dropped.
+        var isDuplicate: Bool
+        var events: Range<Int>
+    }
+
+    var events: [Event] = []
+    var entries: [Entry] = []
+    var bytes: [UInt8] = []
+
+    /// Copies what matters of an event, taking its scalar value and tag into ``bytes``; false when a mark is
+    /// past what the copy holds.
+    mutating func append(_ event: yaml_event_t) -> Bool {
+        guard event.start_mark.line < Int32.max, event.start_mark.column < Int32.max, bytes.count < Int32.max / 2
+        else { return false }
+        var copy = Event(type: UInt8(truncatingIfNeeded: event.type.rawValue), style: 0,
+                         line: Int32(event.start_mark.line), column: Int32(event.start_mark.column))
+        var tag: UnsafeMutablePointer<UInt8>?
+        switch event.type {
+        case YAML_SCALAR_EVENT:
+            let data = event.data.scalar
+            guard data.length < Int32.max / 2 else { return false }
+            copy.style = UInt8(truncatingIfNeeded: data.style.rawValue)
+            copy.value = Int32(bytes.count)
+            copy.length = Int32(data.length)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: data.value, count: data.length))
+            tag = data.tag
+        case YAML_SEQUENCE_START_EVENT:
+            tag = event.data.sequence_start.tag
+        case YAML_MAPPING_START_EVENT:
+            tag = event.data.mapping_start.tag
+        default:
+            break
+        }
+        if let tag {
+            copy.tag = Int32(bytes.count)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: tag, count: Self.length(of: tag) + 1))
+        }
+        events.append(copy)
+        return true
+    }
+
+    /// The length of a NUL-terminated string.
+    private static func length(of text: UnsafeMutablePointer<UInt8>) -> Int {
+        var count = 0
+        while text[count] != 0 { count += 1 }
+        return count
+    }
+
+    /// The event at `index` as libyaml's struct, pointing into `base` (``bytes``), for ``TreeBuilder/handle(_:)``.
+    func event(_ index: Int, base: UnsafeMutablePointer<UInt8>) -> yaml_event_t {
+        let copy = events[index]
+        var event = yaml_event_t()
+        event.type = yaml_event_type_t(rawValue: UInt32(copy.type))
+        event.start_mark.line = Int(copy.line)
+        event.start_mark.column = Int(copy.column)
+        let tag = copy.tag >= 0 ? base + Int(copy.tag) : nil
+        switch event.type {
+        case YAML_SCALAR_EVENT:
+            event.data.scalar.value = base + Int(copy.value)
+            event.data.scalar.length = Int(copy.length)
+            event.data.scalar.style = yaml_scalar_style_t(rawValue: UInt32(copy.style))
+            event.data.scalar.tag = tag
+        case YAML_SEQUENCE_START_EVENT:
+            event.data.sequence_start.tag = tag
+        case YAML_MAPPING_START_EVENT:
+            event.data.mapping_start.tag = tag
+        default:
+            break
+        }
+        return event
+    }
+}
+
+/// The entries waiting to be built, and what building them found.
+private final class SplitPool: Sendable {
+    private struct State {
+        var queue: [SplitBatch?] = []
+        var head = 0
+        var closed = false
+        var failed = false
+        var problems: [YAMLProblem] = []
+    }
+
+    private let state = Mutex(State())
+    /// One signal per batch sent, plus one per consumer when the pool closes.
+    private let available = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+    private let file: String
+    private let limits: YAMLParser.Limits
+    private let receive: @Sendable (Int, Int, String, Node.Pair) -> Void
+
+    init(file: String, limits: YAMLParser.Limits, receive: @escaping @Sendable (Int, Int, String, Node.Pair) -> Void) {
+        self.file = file
+        self.limits = limits
+        self.receive = receive
+    }
+
+    /// Starts the second worker.
+    func start() {
+        DispatchQueue.global().async { [self] in
+            drain(worker: 1)
+            done.signal()
+        }
+    }
+
+    /// Entries go in batches: a signal per entry would cost more than building most entries.
+    static let batchSize = 32
+
+    func send(_ batch: SplitBatch) {
+        guard !batch.entries.isEmpty else { return }
+        state.withLock { $0.queue.append(batch) }
+        available.signal()
+    }
+
+    /// Stops the building: the entries left are only deleted.
+    func fail() {
+        state.withLock { $0.failed = true }
+    }
+
+    var failed: Bool { state.withLock { $0.failed } }
+
+    /// Closes the pool, helps build what is left, and waits for the second worker.
+    func finish() -> (failed: Bool, problems: [YAMLProblem]) {
+        state.withLock { $0.closed = true }
+        available.signal()
+        available.signal()
+        drain(worker: 0)
+        done.wait()
+        return state.withLock { ($0.failed, $0.problems) }
+    }
+
+    private func next() -> SplitBatch? {
+        available.wait()
+        return state.withLock { state in
+            guard state.head < state.queue.count, let batch = state.queue[state.head] else { return nil }
+            state.queue[state.head] = nil
+            state.head += 1
+            return batch
+        }
+    }
+
+    /// Builds batches until the pool is closed and empty.
+    private func drain(worker: Int) {
+        while let batch = next() {
+            batch.bytes.withUnsafeBufferPointer { bytes in
+                // libyaml's struct wants mutable pointers; ``TreeBuilder/handle(_:)`` only reads through them. A
+                // batch with no bytes has no base address, and then no event points into it.
+                let base = bytes.baseAddress.map(UnsafeMutablePointer.init(mutating:))
+                    ?? UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
+                for entry in batch.entries where !failed { build(entry, of: batch, base: base, worker: worker) }
+                if bytes.baseAddress == nil { base.deallocate() }
+            }
+        }
+    }
+
+    private func build(_ entry: SplitBatch.Entry, of batch: SplitBatch, base: UnsafeMutablePointer<UInt8>, worker: Int) {
+        var builder = TreeBuilder(file: file, limits: limits)
+        var key: Node?
+        for index in entry.events {
+            var event = batch.event(index, base: base)
+            if builder.handle(&event) != nil {
+                fail()
+                return
+            }
+            if index == entry.events.lowerBound { key = builder.root.take() }
+        }
+        if !builder.problems.isEmpty {
+            let problems = builder.problems
+            state.withLock { $0.problems += problems }
+        }
+        guard !entry.isDuplicate, let key, let value = builder.root else { return }
+        receive(worker, entry.position, entry.parent, Node.Pair(key: key, value: value))
+    }
+}
+
+extension TreeBuilder {
+    /// ``run(_:)`` with the entries of split mappings built on two threads; `nil` to fall back to ``run(_:)``.
+    mutating func runSplitting(_ buffer: UnsafeBufferPointer<UInt8>, _ splitting: YAMLParser.Splitting)
+        -> YAMLDocument?
+    {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else { return nil }
+        defer { yaml_parser_delete(&parser) }
+        yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+
+        let pool = SplitPool(file: file, limits: limits, receive: splitting.receive)
+        pool.start()
+        // The entry being collected (from `entryStart` in the batch), and the sizes of its open collections (to
+        // count nodes as `add` does).
+        var entryStart = 0
+        var entryIsDuplicate = false
+        var collecting = false
+        var sizes: [Int] = []
+        var position = 0
+        var batch = SplitBatch()
+        func fail(_ event: inout yaml_event_t) -> YAMLDocument? {
+            yaml_event_delete(&event)
+            pool.fail()
+            _ = pool.finish()
+            return nil
+        }
+
+        while true {
+            var event = yaml_event_t()
+            guard yaml_parser_parse(&parser, &event) == 1 else { return fail(&event) }
+            if stack.count == 2, let parent = stack[1].detachedUnder {
+                if !collecting && event.type != YAML_MAPPING_END_EVENT {
+                    // A key of the split mapping.
+                    let data = event.data.scalar
+                    guard event.type == YAML_SCALAR_EVENT, data.anchor == nil, data.tag == nil else {
+                        return fail(&event)
+                    }
+                    let bytes = UnsafeBufferPointer(start: data.value, count: data.length)
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    let value = data.style == YAML_PLAIN_SCALAR_STYLE ? Scalar.Value.resolve(plainBytes: bytes) : .string
+                    let at = location(event.start_mark)
+                    let identity = DetachedKey(text: text, value: value)
+                    if let first = stack[1].detachedKeys[identity] {
+                        problems.append(YAMLProblem(
+                            location: at,
+                            message: "duplicate key '\(text)'; first defined at \(first.line):\(first.column)",
+                            hint: "remove one of the two; YAML keeps neither reliably",
+                            isFatal: false
+                        ))
+                        entryIsDuplicate = true
+                    } else {
+                        stack[1].detachedKeys[identity] = at
+                        entryIsDuplicate = false
+                    }
+                    if !count(size: 1) { return fail(&event) }
+                    collecting = true
+                    entryStart = batch.events.count
+                    guard batch.append(event) else { return fail(&event) }
+                    yaml_event_delete(&event)
+                    continue
+                }
+                if collecting {
+                    switch event.type {
+                    case YAML_SCALAR_EVENT:
+                        guard event.data.scalar.anchor == nil else { return fail(&event) }
+                        if sizes.isEmpty {
+                            if !count(size: 1) { return fail(&event) }
+                        } else {
+                            sizes[sizes.count - 1] += 1
+                            totalNodes += 1
+                        }
+                    case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
+                        let anchor = event.type == YAML_MAPPING_START_EVENT ? event.data.mapping_start.anchor
+                            : event.data.sequence_start.anchor
+                        guard anchor == nil, stack.count + sizes.count < limits.maxDepth else { return fail(&event) }
+                        sizes.append(1)
+                    case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+                        let size = sizes.removeLast()
+                        if sizes.isEmpty {
+                            if !count(size: size) { return fail(&event) }
+                        } else {
+                            sizes[sizes.count - 1] += size
+                            totalNodes += size
+                        }
+                    default:
+                        // An alias: its expansion is counted and resolved in one piece.
+                        return fail(&event)
+                    }
+                    if totalNodes > limits.maxNodes { return fail(&event) }
+                    guard batch.append(event) else { return fail(&event) }
+                    yaml_event_delete(&event)
+                    if sizes.isEmpty {
+                        batch.entries.append(SplitBatch.Entry(
+                            position: position, parent: parent, isDuplicate: entryIsDuplicate,
+                            events: entryStart..<batch.events.count))
+                        position += 1
+                        collecting = false
+                        if batch.entries.count == SplitPool.batchSize {
+                            pool.send(batch)
+                            batch = SplitBatch()
+                            if pool.failed { return fail(&event) }
+                        }
+                    }
+                    continue
+                }
+            }
+            if event.type == YAML_STREAM_END_EVENT {
+                yaml_event_delete(&event)
+                break
+            }
+            let splitKey = event.type == YAML_MAPPING_START_EVENT && stack.count == 1 && stack[0].isMapping
+                ? stack[0].pendingKey?.scalar?.text : nil
+            // Any problem that stops parsing is left to the one-piece parse, which reports it exactly.
+            if handle(&event) != nil || pool.failed { return fail(&event) }
+            yaml_event_delete(&event)
+            if let splitKey, stack.count == 2, stack[1].tag == nil, stack[1].anchor == nil,
+               splitting.shouldSplit(splitKey, earlierRootPairs)
+            {
+                stack[1].detachedUnder = splitKey
+            }
+        }
+        pool.send(batch)
+        let (failed, entryProblems) = pool.finish()
+        if failed { return nil }
+        problems += entryProblems
+        return finish(failed: false)
+    }
+
+    /// Counts a finished value of the split mapping as ``add(_:size:anchor:)`` would; false past the node budget.
+    private mutating func count(size: Int) -> Bool {
+        totalNodes += size
+        stack[1].size += size
+        return totalNodes <= limits.maxNodes
+    }
+}
