@@ -207,20 +207,28 @@ private final class SplitPool: Sendable {
 
     /// Builds batches until the pool is closed and empty.
     private func drain(worker: Int) {
+        // A builder per worker, emptied for each entry so its storage is reused. Its own copy of the file name:
+        // every node holds one, and two threads counting references to the same string would contend.
+        var builder = TreeBuilder(file: String(decoding: Array(file.utf8), as: UTF8.self), limits: limits)
         while let batch = next() {
             batch.bytes.withUnsafeBufferPointer { bytes in
                 // libyaml's struct wants mutable pointers; ``TreeBuilder/handle(_:)`` only reads through them. A
                 // batch with no bytes has no base address, and then no event points into it.
                 let base = bytes.baseAddress.map(UnsafeMutablePointer.init(mutating:))
                     ?? UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
-                for entry in batch.entries where !failed { build(entry, of: batch, base: base, worker: worker) }
+                for entry in batch.entries where !failed {
+                    build(entry, of: batch, base: base, worker: worker, builder: &builder)
+                }
                 if bytes.baseAddress == nil { base.deallocate() }
             }
         }
     }
 
-    private func build(_ entry: SplitBatch.Entry, of batch: SplitBatch, base: UnsafeMutablePointer<UInt8>, worker: Int) {
-        var builder = TreeBuilder(file: file, limits: limits)
+    private func build(
+        _ entry: SplitBatch.Entry, of batch: SplitBatch, base: UnsafeMutablePointer<UInt8>, worker: Int,
+        builder: inout TreeBuilder
+    ) {
+        builder.reset()
         var key: Node?
         for index in entry.events {
             var event = batch.event(index, base: base)

@@ -140,6 +140,17 @@ struct TreeBuilder {
         self.limits = limits
     }
 
+    /// Empties the builder for another document, keeping its storage.
+    mutating func reset() {
+        stack.removeAll(keepingCapacity: true)
+        children.removeAll(keepingCapacity: true)
+        anchors.removeAll(keepingCapacity: true)
+        problems.removeAll(keepingCapacity: true)
+        root = nil
+        documents = 0
+        totalNodes = 0
+    }
+
     func location(_ mark: yaml_mark_t) -> SourceLocation {
         SourceLocation(file: file, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
     }

@@ -40,12 +40,19 @@ struct DefinitionParser {
     }
 
     /// Appends part of what another parser of the same file found (the entries a worker thread read).
-    mutating func absorb(
-        _ other: DefinitionParser, definitions: Range<Int>, diagnostics: Range<Int>, segments: Range<Int>
-    ) {
-        self.definitions += other.definitions[definitions]
-        self.diagnostics += other.diagnostics[diagnostics]
-        self.segments += other.segments[segments]
+    mutating func absorb(_ other: DefinitionParser, diagnostics: Range<Int>, segments: Range<Int>) {
+        if !diagnostics.isEmpty { self.diagnostics += other.diagnostics[diagnostics] }
+        if !segments.isEmpty { self.segments += other.segments[segments] }
+    }
+
+    /// Removes and returns the definition read last, if any.
+    mutating func takeLastDefinition() -> Definition? {
+        definitions.popLast()
+    }
+
+    /// Appends definitions read by other parsers of the same file.
+    mutating func absorb(definitions: [Definition]) {
+        if self.definitions.isEmpty { self.definitions = definitions } else { self.definitions += definitions }
     }
 
     /// Reads a document. The entries of the top-level keys in `detached` were taken out while parsing (see

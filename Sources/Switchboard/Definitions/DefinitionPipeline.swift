@@ -55,13 +55,13 @@ enum DefinitionPipeline {
         let byKey = Mutex<[String: String?]>([:])
     }
 
-    /// One parser per worker thread, and which definitions and diagnostics each entry gave.
+    /// One parser per worker thread, and what each entry gave.
     private final class Workers: @unchecked Sendable {
-        /// What one entry gave: the ranges it added to its worker's parser.
+        /// What one entry gave: its definition, moved out of its worker's parser, and the diagnostics and segments
+        /// it added there.
         struct Output {
             var position: Int
-            var worker: Int
-            var definitions: Range<Int>
+            var definition: Definition?
             var diagnostics: Range<Int>
             var segments: Range<Int>
         }
@@ -75,23 +75,35 @@ enum DefinitionPipeline {
         }
 
         func parse(_ entry: Node.Pair, worker: Int, position: Int, kind: Definition.Kind, namespace: String?) {
-            let before = (parsers[worker].definitions.count, parsers[worker].diagnostics.count,
-                          parsers[worker].segments.count)
+            let before = (parsers[worker].diagnostics.count, parsers[worker].segments.count,
+                          parsers[worker].definitions.count)
             parsers[worker].parseDefinition(entry, kind: kind, namespace: namespace)
+            // An entry gives one definition, or none when it has errors.
+            let definition = parsers[worker].definitions.count > before.2 ? parsers[worker].takeLastDefinition() : nil
             outputs[worker].append(Output(
-                position: position, worker: worker,
-                definitions: before.0..<parsers[worker].definitions.count,
-                diagnostics: before.1..<parsers[worker].diagnostics.count,
-                segments: before.2..<parsers[worker].segments.count))
+                position: position, definition: definition,
+                diagnostics: before.0..<parsers[worker].diagnostics.count,
+                segments: before.1..<parsers[worker].segments.count))
         }
 
-        /// Appends every entry's results to `parser`, in source order.
+        /// Appends every entry's results to `parser`, in source order, moving the definitions rather than copying.
         func merge(into parser: inout DefinitionParser) {
-            let ordered = (outputs[0] + outputs[1]).sorted { $0.position < $1.position }
-            for output in ordered {
-                parser.absorb(parsers[output.worker], definitions: output.definitions,
-                              diagnostics: output.diagnostics, segments: output.segments)
+            var order: [(worker: Int, index: Int, position: Int)] = []
+            order.reserveCapacity(outputs[0].count + outputs[1].count)
+            for worker in 0..<2 {
+                for index in outputs[worker].indices {
+                    order.append((worker, index, outputs[worker][index].position))
+                }
             }
+            order.sort { $0.position < $1.position }
+            var definitions: [Definition] = []
+            definitions.reserveCapacity(order.count)
+            for (worker, index, _) in order {
+                if let definition = outputs[worker][index].definition.take() { definitions.append(definition) }
+                let output = outputs[worker][index]
+                parser.absorb(parsers[worker], diagnostics: output.diagnostics, segments: output.segments)
+            }
+            parser.absorb(definitions: definitions)
         }
     }
 }
