@@ -98,12 +98,15 @@ struct LogicRun {
             if let found = lookup(dynamic: path, in: scope) { return found }
             return try optional(fallback, in: scope) ?? .null
         case .conditional(let args):
-            var index = 0
-            while index < args.count - 1 {
-                if JS.truthy(try evaluate(args[index], in: scope)) { return try evaluate(args[index + 1], in: scope) }
-                index += 2
+            // Through the buffer: reading elements in place spares a retain and release of each one visited.
+            return try args.withUnsafeBufferPointer { args throws(JSONLogicError) -> Value in
+                var index = 0
+                while index < args.count - 1 {
+                    if JS.truthy(try evaluate(args[index], in: scope)) { return try evaluate(args[index + 1], in: scope) }
+                    index += 2
+                }
+                return index == args.count - 1 ? try evaluate(args[index], in: scope) : .null
             }
-            return index == args.count - 1 ? try evaluate(args[index], in: scope) : .null
         case .and(let args):
             var current = Value.null
             for arg in args {
@@ -156,10 +159,7 @@ struct LogicRun {
                   case .string(let text) = try evaluate(args[0], in: scope),
                   case .string(let affix) = try evaluate(args[1], in: scope)
             else { return .null }
-            let (textBytes, affixBytes) = (text.utf8, affix.utf8)
-            guard affixBytes.count <= textBytes.count else { return .bool(false) }
-            return .bool(isPrefix ? textBytes.starts(with: affixBytes)
-                                  : textBytes.suffix(affixBytes.count).elementsEqual(affixBytes))
+            return .bool(JS.hasAffix(text, affix, isPrefix: isPrefix))
         case .semanticVersion(let comparison):
             return try semanticVersion(comparison, in: scope)
         case .fractional(let args):
@@ -221,10 +221,7 @@ struct LogicRun {
             return .bool(Self.relation(kind, value, literal))
         case .affix(let isPrefix, let affix):
             guard case .string(let text) = value else { return .null }
-            let (textBytes, affixBytes) = (text.utf8, affix.utf8)
-            guard affixBytes.count <= textBytes.count else { return .bool(false) }
-            return .bool(isPrefix ? textBytes.starts(with: affixBytes)
-                                  : textBytes.suffix(affixBytes.count).elementsEqual(affixBytes))
+            return .bool(JS.hasAffix(text, affix, isPrefix: isPrefix))
         case .member(let items):
             return .bool(items.contains { JS.strictEquals(value, $0) })
         }

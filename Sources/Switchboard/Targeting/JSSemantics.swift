@@ -235,11 +235,26 @@ enum JS {
     /// equivalent strings, such as a precomposed and a decomposed "é").
     @inline(__always)
     static func stringsEqual(_ lhs: String, _ rhs: String) -> Bool {
+        // Native strings know their UTF-8 length: most unequal strings differ there, without a comparison.
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
         var lhs = lhs
         var rhs = rhs
         return lhs.withUTF8 { l in
             rhs.withUTF8 { r in
                 l.count == r.count && (l.isEmpty || memcmp(l.baseAddress!, r.baseAddress!, l.count) == 0)
+            }
+        }
+    }
+
+    /// Whether `text` starts (or ends) with `affix`, comparing UTF-8 bytes.
+    static func hasAffix(_ text: String, _ affix: String, isPrefix: Bool) -> Bool {
+        var text = text
+        var affix = affix
+        return text.withUTF8 { t in
+            affix.withUTF8 { a in
+                guard a.count <= t.count else { return false }
+                guard !a.isEmpty else { return true }
+                return memcmp(t.baseAddress! + (isPrefix ? 0 : t.count - a.count), a.baseAddress!, a.count) == 0
             }
         }
     }
