@@ -144,6 +144,9 @@ private final class SplitPool: Sendable {
         var head = 0
         var closed = false
         var failed = false
+        /// Whether the second worker has begun, or was given up on because all was built without it.
+        var workerStarted = false
+        var workerAbandoned = false
         var problems: [YAMLProblem] = []
     }
 
@@ -164,7 +167,11 @@ private final class SplitPool: Sendable {
     /// Starts the second worker.
     func start() {
         DispatchQueue.global().async { [self] in
-            drain(worker: 1)
+            let starts = state.withLock { state in
+                if !state.workerAbandoned { state.workerStarted = true }
+                return state.workerStarted
+            }
+            if starts { drain(worker: 1) }
             done.signal()
         }
     }
@@ -191,7 +198,12 @@ private final class SplitPool: Sendable {
         available.signal()
         available.signal()
         drain(worker: 0)
-        done.wait()
+        // If the second worker never got a thread (every thread busy), everything is built already: do not wait.
+        let waits = state.withLock { state in
+            if !state.workerStarted { state.workerAbandoned = true }
+            return state.workerStarted
+        }
+        if waits { done.wait() }
         return state.withLock { ($0.failed, $0.problems) }
     }
 
@@ -362,10 +374,15 @@ extension TreeBuilder {
             // Any problem that stops parsing is left to the one-piece parse, which reports it exactly.
             if handle(&event) != nil || pool.failed { return fail(&event) }
             yaml_event_delete(&event)
-            if let splitKey, stack.count == 2, stack[1].tag == nil, stack[1].anchor == nil,
-               splitting.shouldSplit(splitKey, earlierRootPairs)
-            {
-                stack[1].detachedUnder = splitKey
+            // A key written twice at the top level keeps its first mapping; the later one is dropped, so it is
+            // left whole (and dropped as usual) rather than split.
+            if let splitKey, stack.count == 2, stack[1].tag == nil, stack[1].anchor == nil {
+                let earlier = earlierRootPairs
+                if !earlier.contains(where: { $0.key.scalar?.text == splitKey }),
+                   splitting.shouldSplit(splitKey, earlier)
+                {
+                    stack[1].detachedUnder = splitKey
+                }
             }
         }
         pool.send(batch)

@@ -341,11 +341,11 @@ struct TreeBuilder {
         // Small mappings (a definition's fields) are scanned; large ones (a file's keys) get an index.
         let pairCount = (children.count - frame.start) / 2
         if frame.keyIndex == nil && pairCount < 16 {
-            let count = scalar.text.utf8.count
+            // String equality (canonical equivalence), as the index below and split mappings compare keys.
             var index = frame.start
             while index < children.count {
-                if case .scalar(let other)? = children[index]?.content, other.text.utf8.count == count,
-                   other.text == scalar.text, other.value == scalar.value
+                if case .scalar(let other)? = children[index]?.content, other.text == scalar.text,
+                   other.value == scalar.value
                 {
                     return children[index]?.location
                 }

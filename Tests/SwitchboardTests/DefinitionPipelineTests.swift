@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import YAML
 
@@ -53,6 +54,11 @@ struct DefinitionPipelineTests {
             Self.file(count: 50) + "  anchored: &a { type: bool, default: true }\n",  // an anchor: read in one piece
             "flags:\n  first: { type: bool, default: true }\nnamespace: late\n",  // namespace after the flags
             Self.file(count: 50) + "  broken: [\n",  // a syntax error
+            // A second `flags:` is dropped whole, as YAML drops a repeated key.
+            Self.file(count: 50) + "flags:\n  extra: { type: bool, default: true }\n",
+            // A mapping left whole (it has a tag) after a split one: the file keeps its order.
+            Self.file(count: 50).components(separatedBy: "preferences:\n")[0]
+                + "preferences: !!map\n  on-0: { type: bool, default: true }\n",
         ] {
             let bytes = Array(text.utf8)
             let split = DefinitionPipeline.parse(bytes, file: "f.yaml", today: today, concurrent: true)

@@ -105,6 +105,13 @@ struct SplitParseTests {
         try Self.expectSame("namespace: x\nflags: {}\npreferences: []\n")
         try Self.expectSame("flags:\n  a: 1\n  a: 2\n  b:\n")
         try Self.expectSame("flags: !!map\n  a: 1\n")  // a tagged mapping stays whole
+        // A top-level key written twice: the second mapping is dropped, not split.
+        try Self.expectSame("namespace: a\nflags:\n  x: 1\nflags:\n  y: 2\n")
+        try Self.expectSame("flags:\nflags:\n  y: 2\n")
+        try Self.expectSame("flags: !!map\n  x: 1\nflags:\n  y: 2\n")
+        // Canonically equal keys are the same key, in a small mapping, a large one and a split one alike.
+        try Self.expectSame("flags:\n  \"caf\u{e9}\": 1\n  \"cafe\u{301}\": 2\n")
+        try Self.expectSame("other: {\"caf\u{e9}\": 1, \"cafe\u{301}\": 2}\n")
         try Self.expectSame("")
         try Self.expectSame("# only a comment\n")
     }

@@ -44,8 +44,22 @@ enum DefinitionPipeline {
                               namespace: namespace)
             })
         guard let document = YAMLParser.parse(bytes, file: file, splitting: splitting) else { return nil }
+        let detached = Set(namespaces.byKey.withLock { $0.keys })
+        // Definitions keep file order: a flags/preferences mapping left in the document (one with a tag or an
+        // anchor never reaches `shouldSplit`) after a split one would be read out of order.
+        if case .mapping(let pairs)? = document.root?.content {
+            var splitSeen = false
+            for pair in pairs {
+                guard let key = pair.key.scalar?.text, key == "flags" || key == "preferences" else { continue }
+                if detached.contains(key) {
+                    splitSeen = true
+                } else if splitSeen {
+                    return nil
+                }
+            }
+        }
         var parser = DefinitionParser(file: file, today: today)
-        parser.parse(document, detached: Set(namespaces.byKey.withLock { $0.keys }))
+        parser.parse(document, detached: detached)
         workers.merge(into: &parser)
         return parser
     }
@@ -56,7 +70,7 @@ enum DefinitionPipeline {
     }
 
     /// One parser per worker thread, and what each entry gave.
-    private final class Workers: @unchecked Sendable {
+    private final class Workers: Sendable {
         /// What one entry gave: its definition, moved out of its worker's parser, and the diagnostics and segments
         /// it added there.
         struct Output {
@@ -66,42 +80,54 @@ enum DefinitionPipeline {
             var segments: Range<Int>
         }
 
-        /// Slot `i` is touched only by worker `i` until the parse returns.
-        private var parsers: [DefinitionParser]
-        private var outputs: [[Output]] = [[], []]
+        /// One worker's parser and outputs: an object of its own, so the two threads never write to shared
+        /// storage (not even two slots of one array, whose buffer both would check for uniqueness).
+        final class Worker: @unchecked Sendable {
+            /// Touched only by its worker thread until the parse returns.
+            var parser: DefinitionParser
+            var outputs: [Output] = []
 
-        init(file: String, today: Day) {
-            parsers = [DefinitionParser(file: file, today: today), DefinitionParser(file: file, today: today)]
+            init(parser: DefinitionParser) {
+                self.parser = parser
+            }
         }
 
-        func parse(_ entry: Node.Pair, worker: Int, position: Int, kind: Definition.Kind, namespace: String?) {
-            let before = (parsers[worker].diagnostics.count, parsers[worker].segments.count,
-                          parsers[worker].definitions.count)
-            parsers[worker].parseDefinition(entry, kind: kind, namespace: namespace)
+        let workers: [Worker]
+
+        init(file: String, today: Day) {
+            workers = [Worker(parser: DefinitionParser(file: file, today: today)),
+                       Worker(parser: DefinitionParser(file: file, today: today))]
+        }
+
+        func parse(_ entry: Node.Pair, worker index: Int, position: Int, kind: Definition.Kind, namespace: String?) {
+            let worker = workers[index]
+            let before = (worker.parser.diagnostics.count, worker.parser.segments.count, worker.parser.definitions.count)
+            worker.parser.parseDefinition(entry, kind: kind, namespace: namespace)
             // An entry gives one definition, or none when it has errors.
-            let definition = parsers[worker].definitions.count > before.2 ? parsers[worker].takeLastDefinition() : nil
-            outputs[worker].append(Output(
+            let definition = worker.parser.definitions.count > before.2 ? worker.parser.takeLastDefinition() : nil
+            worker.outputs.append(Output(
                 position: position, definition: definition,
-                diagnostics: before.0..<parsers[worker].diagnostics.count,
-                segments: before.1..<parsers[worker].segments.count))
+                diagnostics: before.0..<worker.parser.diagnostics.count,
+                segments: before.1..<worker.parser.segments.count))
         }
 
         /// Appends every entry's results to `parser`, in source order, moving the definitions rather than copying.
         func merge(into parser: inout DefinitionParser) {
             var order: [(worker: Int, index: Int, position: Int)] = []
-            order.reserveCapacity(outputs[0].count + outputs[1].count)
-            for worker in 0..<2 {
-                for index in outputs[worker].indices {
-                    order.append((worker, index, outputs[worker][index].position))
+            order.reserveCapacity(workers[0].outputs.count + workers[1].outputs.count)
+            for (number, worker) in workers.enumerated() {
+                for index in worker.outputs.indices {
+                    order.append((number, index, worker.outputs[index].position))
                 }
             }
             order.sort { $0.position < $1.position }
             var definitions: [Definition] = []
             definitions.reserveCapacity(order.count)
-            for (worker, index, _) in order {
-                if let definition = outputs[worker][index].definition.take() { definitions.append(definition) }
-                let output = outputs[worker][index]
-                parser.absorb(parsers[worker], diagnostics: output.diagnostics, segments: output.segments)
+            for (number, index, _) in order {
+                let worker = workers[number]
+                if let definition = worker.outputs[index].definition.take() { definitions.append(definition) }
+                let output = worker.outputs[index]
+                parser.absorb(worker.parser, diagnostics: output.diagnostics, segments: output.segments)
             }
             parser.absorb(definitions: definitions)
         }
