@@ -15,10 +15,10 @@ enum DefinitionPipeline {
 
     /// The definitions, diagnostics and segments of one file. `concurrent` overrides the size rule, for tests.
     static func parse(_ bytes: [UInt8], file: String, today: Day, concurrent: Bool? = nil) -> DefinitionParser {
-        var parser = DefinitionParser(file: file, today: today)
         if concurrent ?? (bytes.count >= concurrencyThreshold), let split = parseSplit(bytes, file: file, today: today) {
             return split
         }
+        var parser = DefinitionParser(file: file, today: today)
         parser.parse(YAMLParser.parse(bytes, file: file))
         return parser
     }
