@@ -23,19 +23,17 @@ struct SplitParseTests {
     /// The entries of the split mappings, in order, put back into the document.
     final class Collected: Sendable {
         let entries = Mutex<[(position: Int, key: String, entry: Node.Pair)]>([])
-        let workers = Mutex<Set<Int>>([])
     }
 
     /// Parses in two pieces and reassembles the tree; `nil` when the split parse declines.
     static func splitParse(_ text: String, splitting keys: Set<String> = ["flags", "preferences"])
-        -> (document: YAMLDocument, workers: Set<Int>)?
+        -> YAMLDocument?
     {
         let collected = Collected()
         let splitting = YAMLParser.Splitting(
             shouldSplit: { key, _ in keys.contains(key) },
-            receive: { worker, position, key, entry in
+            receive: { _, position, key, entry in
                 collected.entries.withLock { $0.append((position, key, entry)) }
-                collected.workers.withLock { _ = $0.insert(worker) }
             })
         guard var document = YAMLParser.parse(Array(text.utf8), file: "big.yaml", splitting: splitting) else {
             return nil
@@ -53,16 +51,15 @@ struct SplitParseTests {
             root.content = .mapping(pairs)
             document.root = root
         }
-        return (document, collected.workers.withLock { $0 })
+        return document
     }
 
     static func expectSame(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         let whole = YAMLParser.parse(Array(text.utf8), file: "big.yaml")
         let split = try #require(splitParse(text), sourceLocation: sourceLocation)
-        #expect(split.document.problems.map(\.description) == whole.problems.map(\.description),
-                sourceLocation: sourceLocation)
-        #expect(split.document.root.map(render) == whole.root.map(render), sourceLocation: sourceLocation)
-        #expect(split.document.isEmpty == whole.isEmpty, sourceLocation: sourceLocation)
+        #expect(split.problems.map(\.description) == whole.problems.map(\.description), sourceLocation: sourceLocation)
+        #expect(split.root.map(render) == whole.root.map(render), sourceLocation: sourceLocation)
+        #expect(split.isEmpty == whole.isEmpty, sourceLocation: sourceLocation)
     }
 
     /// Many entries of every shape: nested collections, flow and block styles, tags, quoted and empty values,
@@ -93,9 +90,9 @@ struct SplitParseTests {
     @Test("a large document gives the same tree and problems in two pieces as in one")
     func sameAsWhole() throws {
         try Self.expectSame(Self.bigDocument())
-        // Both threads took part.
-        let split = try #require(Self.splitParse(Self.bigDocument(entries: 20_000)))
-        #expect(split.workers == [0, 1])
+        // Large enough that the second worker takes part, when it gets a thread (whether it does depends on how
+        // busy the machine is, so the test does not ask).
+        try Self.expectSame(Self.bigDocument(entries: 20_000))
     }
 
     @Test("split mappings anywhere among the top-level keys, or none at all")

@@ -438,6 +438,8 @@ struct FieldTable {
     private var positions = InlineArray<18, Int32>(repeating: -1)
 
     init(_ pairs: [Node.Pair]) {
+        assert(Field.allCases.count == DefinitionParser.definitionFields.count
+               && Field.allCases.count == positions.count, "FieldTable.Field and definitionFields disagree")
         self.pairs = pairs
     }
 
