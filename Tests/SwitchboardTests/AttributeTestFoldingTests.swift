@@ -33,14 +33,20 @@ struct AttributeTestFoldingTests {
         return rules
     }()
 
+    /// The data (or attributes) a rule reads: `x` and `user.age` hold the value, or are missing.
+    static func data(x value: Value?) -> [String: Value] {
+        var data: [String: Value] = [:]
+        data["x"] = value
+        data["user"] = value.map { ["age": $0] }
+        return data
+    }
+
     @Test("folded and general rules agree on plain data", arguments: rules)
     func plainData(_ rule: Value) throws {
         let folded = JSONLogic(rule)
         let general = JSONLogic(unspecialized: rule)
         for value in Self.values {
-            var data: [String: Value] = [:]
-            data["x"] = value
-            data["user"] = value.map { ["age": $0] }
+            let data = Self.data(x: value)
             let expected = try general.apply(to: .object(data))
             #expect(try folded.apply(to: .object(data)) == expected, "x = \(value.map(\.description) ?? "missing")")
         }
@@ -51,9 +57,7 @@ struct AttributeTestFoldingTests {
         let folded = JSONLogic(rule)
         let general = JSONLogic(unspecialized: rule)
         for value in Self.values {
-            var attributes: [String: Value] = [:]
-            attributes["x"] = value
-            attributes["user"] = value.map { ["age": $0] }
+            let attributes = Self.data(x: value)
             for (caller, statics) in [(attributes, [String: Value]()), ([:], attributes)] {
                 let context = EvaluationContext(targetingKey: "user-1", attributes: caller)
                 let run = LogicRun(context: context, staticAttributes: statics, flagKey: "f", timestamp: 0,

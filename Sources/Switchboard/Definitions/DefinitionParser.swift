@@ -77,16 +77,13 @@ struct DefinitionParser {
                   hint: "start the file with `flags:` or `preferences:`")
             return
         }
-        var namespace: String?
-        for pair in pairs where pair.key.scalar?.text == "namespace" {
-            guard let text = pair.value.scalar?.text, case .string = pair.value.scalar!.value else {
-                error(pair.value, "namespace must be a string, found \(pair.value.kindDescription)")
-                continue
-            }
-            if KeySyntax.isValid(text) {
-                namespace = text
+        // `namespace(in:)` decides, as it does for the split parse; a written namespace it refuses is reported here.
+        let namespace = Self.namespace(in: pairs) ?? nil
+        if namespace == nil, let pair = pairs.first(where: { $0.key.scalar?.text == "namespace" }) {
+            if let scalar = pair.value.scalar, case .string = scalar.value {
+                error(pair.value, "invalid namespace '\(scalar.text)'", hint: KeySyntax.hint(for: scalar.text))
             } else {
-                error(pair.value, "invalid namespace '\(text)'", hint: KeySyntax.hint(for: text))
+                error(pair.value, "namespace must be a string, found \(pair.value.kindDescription)")
             }
         }
         for pair in pairs {
@@ -512,17 +509,7 @@ public enum KeySyntax {
     /// The environment variable that overrides a key: `SWITCHBOARD_` + key in upper case, `.` as `__`,
     /// `-` as `_`.
     public static func environmentVariable(for key: String) -> String {
-        var bytes = Array("SWITCHBOARD_".utf8)
-        bytes.reserveCapacity(bytes.count + key.utf8.count + 4)
-        for byte in key.utf8 {
-            switch byte {
-            case UInt8(ascii: "."): bytes.append(UInt8(ascii: "_")); bytes.append(UInt8(ascii: "_"))
-            case UInt8(ascii: "-"): bytes.append(UInt8(ascii: "_"))
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): bytes.append(byte - 32)
-            default: bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        EnvironmentName(key).withBytes { "SWITCHBOARD_" + String(decoding: $0, as: UTF8.self) }
     }
 }
 
@@ -554,8 +541,9 @@ struct EnvironmentName: Hashable {
         return true
     }
 
-    /// Runs `body` on the variable's bytes (without the `SWITCHBOARD_` prefix), mapped in a stack buffer.
-    private func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    /// Runs `body` on the variable's bytes (without the `SWITCHBOARD_` prefix), mapped in a stack buffer: the one
+    /// place the mapping is written.
+    func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         let utf8 = key.utf8
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: utf8.count * 2) { buffer in
             var count = 0

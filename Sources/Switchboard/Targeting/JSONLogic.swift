@@ -345,10 +345,30 @@ final class SemanticVersionComparison: Sendable {
 
 enum EqualityOperator: Sendable {
     case loose, strict, looseNot, strictNot
+
+    /// Whether `lhs OP rhs` holds, in JavaScript's terms (`nil` is `undefined`).
+    func holds(_ lhs: Value?, _ rhs: Value?) -> Bool {
+        switch self {
+        case .loose: JS.looseEquals(lhs, rhs)
+        case .looseNot: !JS.looseEquals(lhs, rhs)
+        case .strict: JS.strictEquals(lhs, rhs)
+        case .strictNot: !JS.strictEquals(lhs, rhs)
+        }
+    }
 }
 
 enum RelationOperator: Sendable {
     case less, lessOrEqual, greater, greaterOrEqual
+
+    /// Whether `lhs OP rhs` holds, in JavaScript's terms (`nil` is `undefined`).
+    func holds(_ lhs: Value?, _ rhs: Value?) -> Bool {
+        switch self {
+        case .less: JS.lessThan(lhs, rhs)
+        case .lessOrEqual: JS.lessOrEqual(lhs, rhs)
+        case .greater: JS.greaterThan(lhs, rhs)
+        case .greaterOrEqual: JS.greaterOrEqual(lhs, rhs)
+        }
+    }
 }
 
 enum ArithmeticOperator: Sendable {

@@ -128,26 +128,14 @@ struct LogicRun {
             guard let arg else { return .bool(false) }
             return .bool(JS.truthy(try evaluate(arg, in: scope)))
         case .equality(let kind, let lhs, let rhs):
-            let l = try optional(lhs, in: scope)
-            let r = try optional(rhs, in: scope)
-            switch kind {
-            case .loose: return .bool(JS.looseEquals(l, r))
-            case .looseNot: return .bool(!JS.looseEquals(l, r))
-            case .strict: return .bool(JS.strictEquals(l, r))
-            case .strictNot: return .bool(!JS.strictEquals(l, r))
-            }
+            return .bool(kind.holds(try optional(lhs, in: scope), try optional(rhs, in: scope)))
         case .relation(let kind, let a, let b, let c):
             let l = try optional(a, in: scope)
             let r = try optional(b, in: scope)
-            switch kind {
-            case .less, .lessOrEqual:
-                let compare = kind == .less ? JS.lessThan : JS.lessOrEqual
-                guard let c else { return .bool(compare(l, r)) }
-                let upper = try evaluate(c, in: scope)
-                return .bool(compare(l, r) && compare(r, upper))
-            case .greater: return .bool(JS.greaterThan(l, r))
-            case .greaterOrEqual: return .bool(JS.greaterOrEqual(l, r))
-            }
+            // Only `<` and `<=` take json-logic-js's third, "between" argument.
+            guard let c, kind == .less || kind == .lessOrEqual else { return .bool(kind.holds(l, r)) }
+            let upper = try evaluate(c, in: scope)
+            return .bool(kind.holds(l, r) && kind.holds(r, upper))
         case .arithmetic(let kind, let args):
             return try arithmetic(kind, args, in: scope)
         case .collection(let kind, let args):
@@ -207,32 +195,18 @@ struct LogicRun {
         let value = found ?? .null
         switch test.kind {
         case .equality(let kind, let literal):
-            switch kind {
-            case .loose: return .bool(JS.looseEquals(value, literal))
-            case .looseNot: return .bool(!JS.looseEquals(value, literal))
-            case .strict: return .bool(JS.strictEquals(value, literal))
-            case .strictNot: return .bool(!JS.strictEquals(value, literal))
-            }
+            return .bool(kind.holds(value, literal))
         case .relation(let kind, let literal):
-            return .bool(Self.relation(kind, value, literal))
+            return .bool(kind.holds(value, literal))
         case .presentRelation(let kind, let literal):
             // The `and` gives the first false operand or the last: both are booleans here.
             guard !JS.looseEquals(value, .null) else { return .bool(false) }
-            return .bool(Self.relation(kind, value, literal))
+            return .bool(kind.holds(value, literal))
         case .affix(let isPrefix, let affix):
             guard case .string(let text) = value else { return .null }
             return .bool(JS.hasAffix(text, affix, isPrefix: isPrefix))
         case .member(let items):
             return .bool(items.contains { JS.strictEquals(value, $0) })
-        }
-    }
-
-    private static func relation(_ kind: RelationOperator, _ lhs: Value, _ rhs: Value) -> Bool {
-        switch kind {
-        case .less: JS.lessThan(lhs, rhs)
-        case .lessOrEqual: JS.lessOrEqual(lhs, rhs)
-        case .greater: JS.greaterThan(lhs, rhs)
-        case .greaterOrEqual: JS.greaterOrEqual(lhs, rhs)
         }
     }
 
