@@ -32,6 +32,8 @@ public final class Board: Sendable {
         /// Whether a change to definition or override files reloads them (the runtime store is always watched
         /// when polling is on).
         public var watchDefinitions: Bool
+        /// The runtime store; `nil` for the file store at ``statePath``.
+        public var store: (any RuntimeStore)?
         /// The bucketing algorithm of rollouts and flagd `fractional` for definitions that do not choose one:
         /// flagd's current ``FractionalAlgorithm/v3``, or ``FractionalAlgorithm/v2`` to keep assignments made
         /// before flagd's switch.
@@ -41,8 +43,9 @@ public final class Board: Sendable {
         public init(
             environmentName: String? = nil, overrideFiles: [String] = [], statePath: String? = nil,
             environment: [String: String] = ProcessInfo.processInfo.environment,
-            pollInterval: Duration? = .milliseconds(250), watchDefinitions: Bool = true
+            pollInterval: Duration? = .milliseconds(250), watchDefinitions: Bool = true, store: (any RuntimeStore)? = nil
         ) {
+            self.store = store
             self.environmentName = environmentName
             self.overrideFiles = overrideFiles
             self.statePath = statePath
@@ -70,8 +73,8 @@ public final class Board: Sendable {
         case unknownKey(String, suggestions: [String])
         /// The value does not fit the definition.
         case invalidValue(key: String, ValueProblem)
-        /// The store could not be read or written; nothing was changed.
-        case store(RuntimeStore.StoreError)
+        /// The store could not be read or written, or a compare-and-set write lost its race; nothing was changed.
+        case store(StoreError)
 
         /// A readable account, with a hint.
         public var description: String {
@@ -86,87 +89,71 @@ public final class Board: Sendable {
         }
     }
 
-    /// The definitions directory.
-    public let directory: String
+    /// What the board is built from: definitions, override files, environment and runtime store.
+    public let inputs: BoardInputs
+    /// The definitions directory (empty for definitions given as text).
+    public var directory: String { inputs.directory ?? "" }
     /// The runtime store.
-    public let store: RuntimeStore
-    private let options: Options
+    public var store: any RuntimeStore { inputs.store }
     private let cell: SnapshotCell
+    private let publisher = ChangePublisher()
     private let state: Mutex<State>
-    private let watcher: Mutex<Task<Void, Never>?> = Mutex(nil)
-    private let reloading = Mutex(())
-
-    /// The environment name that selects an override file, from the options or `SWITCHBOARD_ENV`.
-    private var environmentName: String? {
-        options.environmentName ?? options.environment["SWITCHBOARD_ENV"]
-    }
+    /// Serializes publications, so snapshots are built from the latest state and published in revision order.
+    private let publishing = Mutex(())
+    private let watches = Mutex<[StoreWatch]>([])
 
     private struct State {
-        var registry: Registry
-        var files: FileOverrides
-        var runtime: [String: RuntimeStore.Entry]
-        var storeProblem: RuntimeStore.StoreError?
+        /// Every stored override, as last read or written; mutated in place, so a write costs what it changes.
+        var runtime: [String: StoredOverride] = [:]
+        var storeVersion: UInt64 = 0
         var loadDiagnostics: [Diagnostic]
-        var lastReloadErrors: [Diagnostic] = []
-        var storeFingerprint: FileFingerprint?
-        var sourceFingerprints: [String: FileFingerprint] = [:]
+        var fileDiagnostics: [Diagnostic]
+        var status = BoardStatus()
+        var storeError: StoreError?
+        var fingerprints: [String: FileFingerprint]
         var revision: UInt64 = 1
-        var subscribers: [UInt64: AsyncStream<Change>.Continuation] = [:]
-        var nextSubscriber: UInt64 = 0
     }
 
     /// Loads definitions from a directory with their override layers, and starts watching for changes.
     ///
     /// - Throws: ``LoadError`` with every diagnostic when the definitions or an override file have errors.
-    public init(directory: String = "flags", options: Options = Options()) throws(LoadError) {
-        self.directory = directory
+    public convenience init(directory: String = "flags", options: Options = Options()) throws(LoadError) {
+        try self.init(inputs: BoardInputs(directory: directory, options: options), options: options)
+    }
+
+    /// Builds a board from resolved inputs, and starts watching for changes when the options poll.
+    ///
+    /// - Throws: ``LoadError`` with every diagnostic when the definitions or an override file have errors.
+    public init(inputs: BoardInputs, options: Options) throws(LoadError) {
+        self.inputs = inputs
         self.options = options
-        let statePath = options.statePath ?? options.environment["SWITCHBOARD_STATE"]
-            ?? RuntimeStore.defaultPath(flagsDirectory: directory)
-        self.store = RuntimeStore(path: statePath)
-        let report = DefinitionLoader.load(directory: directory)
-        let files = Self.loadFiles(directory: directory, options: options)
-        let errors = report.errors + files.diagnostics.filter(\.isError)
-        if !errors.isEmpty {
-            throw LoadError(diagnostics: Diagnostic.sorted(report.diagnostics + files.diagnostics))
-        }
-        var state = State(registry: report.registry, files: files, runtime: [:], storeProblem: nil,
-                          loadDiagnostics: report.diagnostics + files.diagnostics)
-        state.storeFingerprint = store.fingerprint()
+        let loaded = inputs.load()
+        if loaded.hasErrors { throw LoadError(diagnostics: loaded.diagnostics) }
+        var state = State(loadDiagnostics: loaded.diagnostics, fileDiagnostics: loaded.files.diagnostics,
+                          fingerprints: loaded.fingerprints)
         do {
-            state.runtime = try store.read()
+            let contents = try inputs.store.read()
+            state.runtime = contents.entries
+            state.storeVersion = contents.version
         } catch {
-            state.storeProblem = error
+            state.storeError = error
+            state.status.storeProblem = error.description
         }
-        state.sourceFingerprints = Self.fingerprints(of: report.registry.files + files.files)
-        let snapshot = Snapshot(registry: state.registry, files: files, environment: options.environment,
-                                runtime: state.runtime, revision: state.revision,
-                                fractionalAlgorithm: options.fractionalAlgorithm)
+        let registry = loaded.report.registry
+        let snapshot = Snapshot(
+            definitions: CompiledDefinitions(registry: registry, fractionalAlgorithm: options.fractionalAlgorithm),
+            fileLayer: FileLayer.type(loaded.files, against: registry),
+            environmentLayer: EnvironmentLayer.type(inputs.environment, against: registry),
+            runtime: StoreContents(entries: state.runtime, version: state.storeVersion), revision: state.revision)
         self.cell = SnapshotCell(snapshot)
         self.state = Mutex(state)
         if let interval = options.pollInterval { startWatching(every: interval) }
     }
 
+    private let options: Options
+
     deinit {
-        watcher.withLock { $0?.cancel() }
-        state.withLock { state in
-            for continuation in state.subscribers.values { continuation.finish() }
-        }
-    }
-
-    private static func loadFiles(directory: String, options: Options) -> FileOverrides {
-        let environmentName = options.environmentName ?? options.environment["SWITCHBOARD_ENV"]
-        let paths = FileOverrides.paths(flagsDirectory: directory, environment: environmentName,
-                                        extra: options.overrideFiles)
-        var required = Set(options.overrideFiles)
-        if let environmentName, !environmentName.isEmpty { required.insert(paths[0]) }
-        return FileOverrides.load(paths: paths, required: required)
-    }
-
-    private static func fingerprints(of paths: [String]) -> [String: FileFingerprint] {
-        var result: [String: FileFingerprint] = [:]
-        for path in paths { result[path] = FileFingerprint(path: path) }
-        return result
+        for watch in watches.withLock({ $0 }) { watch.stop() }
     }
 
     // MARK: - Lookups
@@ -211,7 +198,7 @@ public final class Board: Sendable {
     func lookup<T>(_ key: String, _ convert: (Value) -> T?) -> T? {
         cell.read { snapshot in
             guard let position = snapshot.registry.position(of: key) else { return nil }
-            let entry = snapshot.fast[position]
+            let entry = snapshot.table.fast(position)
             if entry.isDynamic { return snapshot.dynamicValue(at: position, context: .empty).flatMap(convert) }
             return entry.value.flatMap(convert)
         }
@@ -286,57 +273,79 @@ public final class Board: Sendable {
 
     /// Sets a runtime override after checking it against the definition; persisted atomically and logged.
     ///
-    /// - Throws: ``SetError`` when the key is unknown, the value does not fit, or the store cannot be written;
-    ///   nothing is written then.
-    public func set(_ key: String, to value: Value, actor: String) throws(SetError) {
+    /// - Parameter expectedVersion: for compare-and-set: the version of the key's override the caller read
+    ///   (``StoredOverride/version``, 0 for none); the write fails with a conflict when it has changed since.
+    /// - Returns: the store's version after the write.
+    /// - Throws: ``SetError`` when the key is unknown, the value does not fit, the store cannot be written, or the
+    ///   override is not at `expectedVersion`; nothing is written then.
+    @discardableResult
+    public func set(
+        _ key: String, to value: Value, actor: String, expectedVersion: UInt64? = nil
+    ) throws(SetError) -> UInt64 {
         let definition = try definition(for: key)
         var value = value
         if definition.type == .double, case .int(let int) = value { value = .double(Double(int)) }
         if let problem = definition.problem(with: value) { throw .invalidValue(key: key, problem) }
-        try write(actor: actor) { entries in
-            entries[key] = RuntimeStore.Entry(value: value, actor: actor, time: RuntimeStore.now())
-            // The override now lives under the new key; drop copies under old names so they cannot resurface.
-            for old in definition.renamedFrom { entries[old] = nil }
-        }
+        // The override now lives under the new key; drop copies under old names so they cannot resurface.
+        let changes = [OverrideChange(key: key, value: value)]
+            + definition.renamedFrom.map { OverrideChange(key: $0, value: nil) }
+        return try write(changes, actor: actor, condition: expectedVersion.map { WriteCondition(key: key, version: $0) })
     }
 
     /// Sets a runtime override of a typed value.
-    public func set<T: FlagValue>(_ key: String, to value: T, actor: String) throws(SetError) {
-        try set(key, to: value.flagValue, actor: actor)
+    @discardableResult
+    public func set<T: FlagValue>(
+        _ key: String, to value: T, actor: String, expectedVersion: UInt64? = nil
+    ) throws(SetError) -> UInt64 {
+        try set(key, to: value.flagValue, actor: actor, expectedVersion: expectedVersion)
     }
 
     /// Sets a runtime override from text (as typed on a command line), parsed by the key's type; for a variant
     /// flag the text may also name a variant.
-    public func set(_ key: String, text: String, actor: String) throws(SetError) {
+    @discardableResult
+    public func set(
+        _ key: String, text: String, actor: String, expectedVersion: UInt64? = nil
+    ) throws(SetError) -> UInt64 {
         let definition = try definition(for: key)
         // A variant flag takes a variant's name as well as its value.
         if let value = definition.value(ofVariant: text), definition.variant(for: .string(text)) == nil {
-            try set(key, to: value, actor: actor)
-            return
+            return try set(key, to: value, actor: actor, expectedVersion: expectedVersion)
         }
         switch Value.parse(text, as: definition.type) {
-        case .success(let value): try set(key, to: value, actor: actor)
+        case .success(let value): return try set(key, to: value, actor: actor, expectedVersion: expectedVersion)
         case .failure(let problem): throw .invalidValue(key: key, problem)
         }
     }
 
     /// Removes a key's runtime override (also an orphaned one, or one stored under a renamed key).
-    public func reset(_ key: String, actor: String) throws(SetError) {
+    ///
+    /// - Parameter expectedVersion: for compare-and-set, as in ``set(_:to:actor:expectedVersion:)``.
+    /// - Returns: the store's version after the write.
+    @discardableResult
+    public func reset(_ key: String, actor: String, expectedVersion: UInt64? = nil) throws(SetError) -> UInt64 {
         let snapshot = cell.snapshot
         let renamedFrom = snapshot.registry[key]?.renamedFrom ?? []
         guard snapshot.registry[key] != nil || snapshot.orphans[key] != nil else {
             throw .unknownKey(key, suggestions: Suggestions.near(key, in: snapshot.registry.keys))
         }
-        try write(actor: actor) { entries in
-            entries[key] = nil
-            for old in renamedFrom { entries[old] = nil }
-        }
+        let changes = ([key] + renamedFrom).map { OverrideChange(key: $0, value: nil) }
+        return try write(changes, actor: actor, condition: expectedVersion.map { WriteCondition(key: key, version: $0) })
     }
 
     /// Removes every runtime override, orphans included.
-    public func resetAll(actor: String) throws(SetError) {
-        try write(actor: actor) { entries in entries.removeAll() }
+    @discardableResult
+    public func resetAll(actor: String) throws(SetError) -> UInt64 {
+        let keys = state.withLock { Array($0.runtime.keys) }
+        return try write(keys.sorted().map { OverrideChange(key: $0, value: nil) }, actor: actor, condition: nil)
     }
+
+    /// The stored override of a key (its value, who set it, when, and its version), when it has one.
+    public func storedOverride(_ key: String) -> StoredOverride? {
+        state.withLock { $0.runtime[key] }
+    }
+
+    /// The runtime store's version as this board last read or wrote it.
+    public var storeVersion: UInt64 { state.withLock { $0.storeVersion } }
 
     private func definition(for key: String) throws(SetError) -> Definition {
         let snapshot = cell.snapshot
@@ -346,20 +355,49 @@ public final class Board: Sendable {
         return definition
     }
 
-    private func write(actor: String, _ change: (inout [String: RuntimeStore.Entry]) -> Void) throws(SetError) {
+    private func write(_ changes: [OverrideChange], actor: String, condition: WriteCondition?) throws(SetError) -> UInt64 {
+        let write: StoreWrite
         do {
-            try store.update(actor: actor, change)
-        } catch let error as RuntimeStore.StoreError {
-            throw .store(error)
+            write = try store.apply(changes, actor: actor, condition: condition)
         } catch {
-            throw .store(RuntimeStore.StoreError(message: "\(error)"))
+            throw .store(error)
         }
-        refreshRuntime()
+        publishing.withLock { _ in
+            let contiguous = state.withLock { state -> Bool in
+                guard write.version == state.storeVersion + 1 else { return write.changed.isEmpty }
+                for (key, entry) in write.changed { state.runtime[key] = entry }
+                state.storeVersion = write.version
+                return true
+            }
+            if !contiguous {
+                // Someone else wrote in between: take the whole store, which has both writes.
+                refreshRuntimeLocked()
+            } else if !write.changed.isEmpty {
+                publishRuntime(changedKeys: Array(write.changed.keys))
+            }
+        }
+        return write.version
     }
 
-    /// The last `limit` audit records, oldest first.
-    public func auditLog(limit: Int = .max) -> [RuntimeStore.AuditRecord] {
-        store.auditLog(limit: limit)
+    /// Builds and publishes the snapshot for changed stored overrides. Called while publishing.
+    private func publishRuntime(changedKeys: [String]) {
+        let (entries, version, revision) = state.withLock { state in
+            state.revision += 1
+            return (state.runtime, state.storeVersion, state.revision)
+        }
+        let (snapshot, positions) = cell.snapshot.updatingRuntime(
+            entries: entries, changedStoreKeys: changedKeys, storeVersion: version, revision: revision)
+        publish(snapshot, positions: positions)
+    }
+
+    private func publish(_ snapshot: Snapshot, positions: [Int]?) {
+        let old = cell.replace(with: snapshot)
+        publisher.send(.published(Publication(old: old, new: snapshot, positions: positions)))
+    }
+
+    /// The last `limit` audit records, oldest first (none when the store cannot be read).
+    public func auditLog(limit: Int = .max) -> [AuditRecord] {
+        (try? store.auditLog(limit: limit)) ?? []
     }
 
     // MARK: - Reloading and changes
@@ -370,7 +408,7 @@ public final class Board: Sendable {
         let snapshot = cell.snapshot
         return state.withLock { state in
             var all = state.loadDiagnostics + snapshot.diagnostics
-            if let problem = state.storeProblem {
+            if let problem = state.storeError {
                 all.append(.error(at: nil, problem.message, hint: problem.hint))
             }
             return Diagnostic.sorted(all)
@@ -382,23 +420,26 @@ public final class Board: Sendable {
     public var overrideDiagnostics: [Diagnostic] {
         let snapshot = cell.snapshot
         return state.withLock { state in
-            var all = state.files.diagnostics + snapshot.diagnostics
-            if let problem = state.storeProblem {
+            var all = state.fileDiagnostics + snapshot.diagnostics
+            if let problem = state.storeError {
                 all.append(.error(at: nil, problem.message, hint: problem.hint))
             }
             return Diagnostic.sorted(all)
         }
     }
 
-    /// The problem with the runtime store, when it does not parse.
-    public var storeProblem: RuntimeStore.StoreError? {
-        state.withLock { $0.storeProblem }
+    /// The problem with the runtime store, when it cannot be read.
+    public var storeProblem: StoreError? {
+        state.withLock { $0.storeError }
     }
 
     /// The errors of the last reload that failed; empty once a reload succeeds.
     public var lastReloadErrors: [Diagnostic] {
-        state.withLock { $0.lastReloadErrors }
+        state.withLock { $0.status.reloadErrors }
     }
+
+    /// The board's health: the last reload's errors and the store's problem.
+    public var status: BoardStatus { state.withLock { $0.status } }
 
     /// The revision of the snapshot in use; it grows with every change.
     public var revision: UInt64 { cell.snapshot.revision }
@@ -407,134 +448,159 @@ public final class Board: Sendable {
     /// errors, the last good ones stay in use and the errors are returned (and kept in ``lastReloadErrors``).
     @discardableResult
     public func reload() -> LoadReport {
-        // One reload at a time, so an older read can never replace a newer one.
-        reloading.withLock { _ in reloadNow() }
+        publishing.withLock { _ in reloadLocked() }
     }
 
-    private func reloadNow() -> LoadReport {
-        // Fingerprints first: an edit landing while the files are read then shows as a change at the next poll.
-        let before = Self.fingerprints(of: DefinitionLoader.definitionFiles(in: directory)
-            + FileOverrides.paths(flagsDirectory: directory, environment: environmentName, extra: options.overrideFiles))
-        let report = DefinitionLoader.load(directory: directory)
-        let files = Self.loadFiles(directory: directory, options: options)
-        let diagnostics = Diagnostic.sorted(report.diagnostics + files.diagnostics)
-        let fingerprints = before.filter { (report.registry.files + files.files).contains($0.key) }
-        if report.hasErrors || files.diagnostics.contains(where: \.isError) {
-            state.withLock { state in
-                state.lastReloadErrors = diagnostics.filter(\.isError)
-                state.sourceFingerprints = fingerprints
+    private func reloadLocked() -> LoadReport {
+        let loaded = inputs.load()
+        if loaded.hasErrors {
+            let errors = loaded.diagnostics.filter(\.isError)
+            let status = state.withLock { state -> BoardStatus? in
+                state.fingerprints = loaded.fingerprints
+                guard state.status.reloadErrors != errors else { return nil }
+                state.status.reloadErrors = errors
+                return state.status
             }
-            return LoadReport(registry: report.registry, diagnostics: diagnostics)
+            if let status { publisher.send(.status(status)) }
+            return LoadReport(registry: loaded.report.registry, diagnostics: loaded.diagnostics)
         }
-        rebuild { state in
-            state.registry = report.registry
-            state.files = files
-            state.loadDiagnostics = diagnostics
-            state.lastReloadErrors = []
-            state.sourceFingerprints = fingerprints
-            state.storeFingerprint = store.fingerprint()
-            readStore(into: &state)
-        }
-        return LoadReport(registry: report.registry, diagnostics: diagnostics)
-    }
-
-    /// Re-reads the runtime store (another process may have changed it).
-    public func refreshRuntime() {
-        rebuild { state in
-            state.storeFingerprint = store.fingerprint()
-            readStore(into: &state)
-        }
-    }
-
-    private func readStore(into state: inout State) {
-        do {
-            state.runtime = try store.read()
-            state.storeProblem = nil
-        } catch {
-            // Keep the last good overrides in effect and report the file.
-            state.storeProblem = error
-        }
-    }
-
-    /// Applies a state change, builds the new snapshot, and tells subscribers what changed.
-    private func rebuild(_ change: (inout State) -> Void) {
-        state.withLock { state in
-            change(&state)
+        let contents = readStore()
+        let (revision, runtime, version, fixed) = state.withLock { state in
+            state.loadDiagnostics = loaded.diagnostics
+            state.fileDiagnostics = loaded.files.diagnostics
+            state.fingerprints = loaded.fingerprints
+            if let contents {
+                state.runtime = contents.entries
+                state.storeVersion = contents.version
+            }
             state.revision += 1
-            let snapshot = Snapshot(registry: state.registry, files: state.files, environment: options.environment,
-                                    runtime: state.runtime, revision: state.revision,
-                                    fractionalAlgorithm: options.fractionalAlgorithm)
-            let old = cell.replace(with: snapshot)
-            // Yielding only buffers (no subscriber code runs here), and doing it under the lock keeps every
-            // subscriber's changes in revision order when two rebuilds race.
-            for change in Self.differences(from: old, to: snapshot) {
-                for continuation in state.subscribers.values { continuation.yield(change) }
-            }
+            let fixed = !state.status.reloadErrors.isEmpty
+            state.status.reloadErrors = []
+            return (state.revision, state.runtime, state.storeVersion, fixed ? state.status : nil)
         }
+        let registry = loaded.report.registry
+        let snapshot = Snapshot(
+            definitions: CompiledDefinitions(registry: registry, fractionalAlgorithm: options.fractionalAlgorithm),
+            fileLayer: FileLayer.type(loaded.files, against: registry),
+            environmentLayer: EnvironmentLayer.type(inputs.environment, against: registry),
+            runtime: StoreContents(entries: runtime, version: version), revision: revision)
+        publish(snapshot, positions: nil)
+        if let fixed { publisher.send(.status(fixed)) }
+        return LoadReport(registry: registry, diagnostics: loaded.diagnostics)
     }
 
-    static func differences(from old: Snapshot, to new: Snapshot) -> [Change] {
-        var changes: [Change] = []
-        for entry in new.entries {
-            let before = old.entry(entry.definition.key)
-            if before?.fixed.value != entry.fixed.value || before?.fixed.layer != entry.fixed.layer {
-                changes.append(Change(key: entry.definition.key, old: before?.fixed.value, new: entry.fixed.value,
-                                      layer: entry.fixed.layer))
-            }
+    /// Reads the store, recording (and announcing) whether it can be read. `nil` when it cannot: the last good
+    /// overrides stay in effect.
+    private func readStore() -> StoreContents? {
+        let result: Result<StoreContents, StoreError>
+        do {
+            result = .success(try store.read())
+        } catch {
+            result = .failure(error)
         }
-        for entry in old.entries where new.entry(entry.definition.key) == nil {
-            changes.append(Change(key: entry.definition.key, old: entry.fixed.value, new: nil, layer: nil))
+        let problem: String? = if case .failure(let error) = result { error.description } else { nil }
+        let status = state.withLock { state -> BoardStatus? in
+            if case .failure(let error) = result { state.storeError = error } else { state.storeError = nil }
+            guard state.status.storeProblem != problem else { return nil }
+            state.status.storeProblem = problem
+            return state.status
         }
-        return changes
+        if let status { publisher.send(.status(status)) }
+        return try? result.get()
     }
 
-    /// Every change to a resolved value from now on: from ``set(_:to:actor:)`` and ``reset(_:actor:)``, from
-    /// reloads, and from other processes writing the same runtime store. Each access makes a new stream.
+    /// Re-reads the runtime store (another process may have changed it) and publishes what changed.
+    public func refreshRuntime() {
+        publishing.withLock { _ in refreshRuntimeLocked() }
+    }
+
+    private func refreshRuntimeLocked() {
+        guard let contents = readStore() else { return }
+        let changed = state.withLock { state -> [String] in
+            var changed: [String] = []
+            for (key, entry) in contents.entries where state.runtime[key] != entry { changed.append(key) }
+            for key in state.runtime.keys where contents.entries[key] == nil { changed.append(key) }
+            state.runtime = contents.entries
+            state.storeVersion = contents.version
+            return changed
+        }
+        if !changed.isEmpty { publishRuntime(changedKeys: changed) }
+    }
+
+    /// Every change to a resolved value from now on: from ``set(_:to:actor:expectedVersion:)`` and
+    /// ``reset(_:actor:expectedVersion:)``, from reloads (a key whose targeting changed is reported even when its
+    /// value for the empty context did not), and from other processes writing the same runtime store. Each access
+    /// makes a new stream.
     public var changes: AsyncStream<Change> {
         let (stream, continuation) = AsyncStream<Change>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
-        let id = state.withLock { state in
-            state.nextSubscriber += 1
-            state.subscribers[state.nextSubscriber] = continuation
-            return state.nextSubscriber
+        let subscription = subscribe { event in
+            guard case .published(let publication) = event else { return }
+            for change in publication.changes { continuation.yield(change) }
         }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
-        }
+        continuation.onTermination = { _ in subscription.cancel() }
         return stream
     }
 
-    /// Checks once for changes made elsewhere: the runtime store, and (when watched) definition and override
-    /// files. The watcher calls this on every poll.
+    /// Calls `handler` with every event from now on, in order, until the subscription is cancelled or released:
+    /// each publication (with what changed) and each change of ``status``. The handler runs on the thread that
+    /// made the change, after the change is in service; it must not block.
+    public func subscribe(_ handler: @escaping @Sendable (BoardEvent) -> Void) -> Subscription {
+        let id = publisher.subscribe(handler)
+        return Subscription { [weak publisher] in publisher?.unsubscribe(id) }
+    }
+
+    /// A registration of ``subscribe(_:)``; cancelling or releasing it ends the deliveries.
+    public final class Subscription: Sendable {
+        private let cancellation: Mutex<(@Sendable () -> Void)?>
+
+        init(_ cancel: @escaping @Sendable () -> Void) {
+            cancellation = Mutex(cancel)
+        }
+
+        /// Ends the deliveries.
+        public func cancel() {
+            let cancel = cancellation.withLock { value in
+                defer { value = nil }
+                return value
+            }
+            cancel?()
+        }
+
+        deinit { cancel() }
+    }
+
+    /// Checks once for changes made elsewhere: definition and override files (when watched), and the runtime
+    /// store. The watcher calls this on every poll; the REPL calls it before each prompt.
     public func checkForChanges() {
-        let (storeFingerprint, sources) = state.withLock { ($0.storeFingerprint, $0.sourceFingerprints) }
         if options.watchDefinitions {
-            let current = Self.fingerprints(of: Array(sources.keys))
-            let listed = Set(DefinitionLoader.definitionFiles(in: directory))
-                .union(FileOverrides.paths(flagsDirectory: directory, environment: environmentName,
-                                           extra: options.overrideFiles).filter { FileManager.default.fileExists(atPath: $0) })
-            if current != sources || listed != Set(sources.keys) {
+            let fingerprints = state.withLock { $0.fingerprints }
+            if inputs.changed(since: fingerprints) {
                 reload()
                 return
             }
         }
-        if store.fingerprint() != storeFingerprint {
-            refreshRuntime()
-        }
+        refreshRuntime()
     }
 
     private func startWatching(every interval: Duration) {
-        let task = Task.detached { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                guard let self else { return }
-                self.checkForChanges()
+        let storeWatch = store.watch(every: interval) { [weak self] in self?.refreshRuntime() }
+        var all = [storeWatch]
+        if options.watchDefinitions {
+            let task = Task.detached { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    guard let self else { return }
+                    let fingerprints = self.state.withLock { $0.fingerprints }
+                    if self.inputs.changed(since: fingerprints) { self.reload() }
+                }
             }
+            all.append(StoreWatch { task.cancel() })
         }
-        watcher.withLock { $0 = task }
+        watches.withLock { $0 = all }
     }
 
     /// Stops watching for changes (a board stops by itself when it is released).
     public func stopWatching() {
-        watcher.withLock { $0?.cancel() }
+        for watch in watches.withLock({ $0 }) { watch.stop() }
     }
 }

@@ -43,7 +43,7 @@ struct ReplCommand: AsyncParsableCommand {
                     let count = board.registry.count
                     let keys = "\(count) key\(count == 1 ? "" : "s")"
                     repl.output.write(repl.output.bold("Switchboard REPL") + " — \(keys) from \(flags), "
-                        + "overrides in \(board.store.path)\nType help for the commands, Ctrl-D to leave.\n")
+                        + "overrides in \(board.store.location)\nType help for the commands, Ctrl-D to leave.\n")
                 }
                 // Only a script's status says whether its commands worked; a person saw each answer.
                 continuation.resume(returning: repl.run() || repl.isInteractive)

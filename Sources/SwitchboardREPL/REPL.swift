@@ -97,12 +97,14 @@ public final class REPL {
     }
 
     /// The history file for a REPL on `store`: `$SWITCHBOARD_REPL_HISTORY` when set (empty: keep no history),
-    /// else `repl_history` beside the store, so each project recalls its own keys.
+    /// else `repl_history` beside a file store (in `.switchboard/` for other stores), so each project recalls its
+    /// own keys.
     public static func historyFile(
-        for store: RuntimeStore, environment: [String: String] = ProcessInfo.processInfo.environment
+        for store: any RuntimeStore, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String? {
         if let path = environment["SWITCHBOARD_REPL_HISTORY"] { return path.isEmpty ? nil : path }
-        let directory = (store.path as NSString).deletingLastPathComponent
+        guard let path = (store as? FileStore)?.path else { return ".switchboard/repl_history" }
+        let directory = (path as NSString).deletingLastPathComponent
         return (directory.isEmpty ? "." : directory) + "/repl_history"
     }
 }

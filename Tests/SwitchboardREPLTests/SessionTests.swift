@@ -294,10 +294,10 @@ struct SessionTests {
     }
 
     @Test func theHistoryFileLivesBesideTheStore() throws {
-        let store = RuntimeStore(path: "/srv/app/.switchboard/overrides.json")
+        let store = FileStore(path: "/srv/app/.switchboard/overrides.json")
         #expect(REPL.historyFile(for: store, environment: [:]) == "/srv/app/.switchboard/repl_history")
         #expect(REPL.historyFile(for: store, environment: ["SWITCHBOARD_REPL_HISTORY": "/tmp/h"]) == "/tmp/h")
         #expect(REPL.historyFile(for: store, environment: ["SWITCHBOARD_REPL_HISTORY": ""]) == nil)
-        #expect(REPL.historyFile(for: RuntimeStore(path: "overrides.json"), environment: [:]) == "./repl_history")
+        #expect(REPL.historyFile(for: FileStore(path: "overrides.json"), environment: [:]) == "./repl_history")
     }
 }

@@ -65,7 +65,7 @@ struct CrossProcessTests {
             writer.waitUntilExit()
             if FileManager.default.fileExists(atPath: store) {
                 let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: store)))
-                #expect(throws: Never.self) { try RuntimeStore.decode(bytes, path: store) }
+                #expect(throws: Never.self) { try FileStore.decode(bytes, path: store) }
             }
         }
         #expect(try openBoard(flags).storeProblem == nil)

@@ -58,7 +58,7 @@ struct LookupTests {
         #expect(throws: Board.SetError.self) { try board.set("app.new_flow", text: "yes", actor: "t") }
         #expect(throws: Board.SetError.self) { try board.set("app.nope", to: true, actor: "t") }
         #expect(throws: Board.SetError.self) { try board.set("app.ratio", text: ".inf", actor: "t") }
-        #expect(!FileManager.default.fileExists(atPath: board.store.path))
+        #expect(!FileManager.default.fileExists(atPath: board.store.location))
         do {
             try board.set("app.theme", to: "purple", actor: "t")
         } catch {

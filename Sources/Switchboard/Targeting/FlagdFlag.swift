@@ -273,7 +273,8 @@ private struct FlagdLoader {
                 let own = Array(compiler.diagnostics[compilerDiagnosticsSeen...])
                 compilerDiagnosticsSeen = compiler.diagnostics.count
                 diagnostics += own
-                targeting = JSONLogic(root: root, diagnostics: own)
+                targeting = JSONLogic(root: root, diagnostics: own, source: .object([
+                    "rule": targetingSource.value, "$evaluators": compiler.evaluatorSource]))
                 if variantsSource != nil { checkResults(of: targetingSource, flag: key, variants: variants) }
             }
         }

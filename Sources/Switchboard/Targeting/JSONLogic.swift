@@ -23,6 +23,9 @@ public struct JSONLogic: Sendable {
     let root: LogicNode
     /// Problems found while compiling, in source order; their locations are set when compiled from a ``Node``.
     public let diagnostics: [Diagnostic]
+    /// The rule as written, with the evaluators it may refer to: two rules with equal sources behave alike, so a
+    /// reload compares sources to tell which definitions' targeting changed.
+    public let source: Value
 
     /// Compiles a rule given as a value. `$ref` objects are replaced by the named entry of `evaluators`
     /// (flagd's `$evaluators`).
@@ -30,13 +33,17 @@ public struct JSONLogic: Sendable {
         let compiler = LogicCompiler(evaluators: evaluators.mapValues { RuleSource(value: $0) })
         root = compiler.compile(RuleSource(value: rule))
         diagnostics = compiler.diagnostics
+        source = evaluators.isEmpty ? rule : .object(["rule": rule, "$evaluators": .object(evaluators)])
     }
 
     /// Compiles a rule from a parsed YAML or JSON node, so diagnostics carry file, line and column.
     public init(node: Node, evaluators: [String: Node] = [:]) {
         let compiler = LogicCompiler(evaluators: evaluators.mapValues { RuleSource(node: $0) })
-        root = compiler.compile(RuleSource(node: node))
+        let rule = RuleSource(node: node)
+        root = compiler.compile(rule)
         diagnostics = compiler.diagnostics
+        source = evaluators.isEmpty ? rule.value
+            : .object(["rule": rule.value, "$evaluators": .object(evaluators.mapValues { RuleSource(node: $0).value })])
     }
 
     /// Compiles a rule without folding attribute tests, as a reference for tests of the folded form.
@@ -44,11 +51,13 @@ public struct JSONLogic: Sendable {
         let compiler = LogicCompiler(evaluators: [:], specializes: false)
         root = compiler.compile(RuleSource(value: rule))
         diagnostics = compiler.diagnostics
+        source = rule
     }
 
-    init(root: LogicNode, diagnostics: [Diagnostic]) {
+    init(root: LogicNode, diagnostics: [Diagnostic], source: Value) {
         self.root = root
         self.diagnostics = diagnostics
+        self.source = source
     }
 
     /// Applies the rule to data, as `jsonLogic.apply(rule, data)` does.
@@ -444,6 +453,9 @@ final class LogicCompiler {
         self.evaluators = evaluators
         self.specializes = specializes
     }
+
+    /// The evaluators as written, for ``JSONLogic/source``.
+    private(set) lazy var evaluatorSource: Value = .object(evaluators.mapValues(\.value))
 
     private func error(_ location: SourceLocation?, _ message: String, hint: String? = nil) {
         diagnostics.append(.error(at: location, message, hint: hint))

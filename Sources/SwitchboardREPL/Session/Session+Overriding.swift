@@ -58,7 +58,7 @@ extension Session {
     func resetAll() -> Reply {
         let count: Int
         do {
-            count = try board.store.read().count
+            count = try board.store.read().entries.count
         } catch {
             return failure(error.message, hint: error.hint)
         }

@@ -1,0 +1,67 @@
+/// Every key's resolution state, by registry position, in chunks of 64: a write that changes a few keys copies
+/// their chunks and the small array of chunk references, and shares every other chunk with the table before it.
+/// Publishing an override costs what it changes (and a few hundred bytes per ten thousand definitions), not a
+/// copy of the whole table.
+struct OverrideTable: Sendable {
+    private static let shift = 6
+    private static let mask = (1 << shift) - 1
+
+    /// 64 consecutive positions: their entries, and the part of each that the hot path reads.
+    final class Chunk: Sendable {
+        let entries: [Snapshot.Entry]
+        let fast: [Snapshot.FastEntry]
+
+        init(_ entries: [Snapshot.Entry]) {
+            self.entries = entries
+            fast = entries.map { Snapshot.FastEntry(value: $0.fixed.value, isDynamic: $0.isDynamic) }
+        }
+    }
+
+    private let chunks: [Chunk]
+    /// The number of positions.
+    let count: Int
+
+    /// A table of entries in registry order.
+    init(entries: [Snapshot.Entry]) {
+        count = entries.count
+        var chunks: [Chunk] = []
+        chunks.reserveCapacity((entries.count + Self.mask) >> Self.shift)
+        var start = 0
+        while start < entries.count {
+            let end = min(start + Self.mask + 1, entries.count)
+            chunks.append(Chunk(Array(entries[start..<end])))
+            start = end
+        }
+        self.chunks = chunks
+    }
+
+    private init(chunks: [Chunk], count: Int) {
+        self.chunks = chunks
+        self.count = count
+    }
+
+    /// The entry at a position.
+    subscript(position: Int) -> Snapshot.Entry {
+        chunks[position >> Self.shift].entries[position & Self.mask]
+    }
+
+    /// What the hot path reads at a position.
+    @inline(__always)
+    func fast(_ position: Int) -> Snapshot.FastEntry {
+        chunks[position >> Self.shift].fast[position & Self.mask]
+    }
+
+    /// A table with some entries replaced, sharing every untouched chunk with this one.
+    func replacing(_ replacements: [Int: Snapshot.Entry]) -> OverrideTable {
+        guard !replacements.isEmpty else { return self }
+        var chunks = self.chunks
+        var byChunk: [Int: [(Int, Snapshot.Entry)]] = [:]
+        for (position, entry) in replacements { byChunk[position >> Self.shift, default: []].append((position, entry)) }
+        for (chunk, items) in byChunk {
+            var entries = chunks[chunk].entries
+            for (position, entry) in items { entries[position & Self.mask] = entry }
+            chunks[chunk] = Chunk(entries)
+        }
+        return OverrideTable(chunks: chunks, count: count)
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+/// Everything a board is built from, resolved once: the definitions (a directory, or text given in code), the
+/// override files in precedence order, the environment of the env layer, and the runtime store.
+///
+/// `SWITCHBOARD_ENV` and `SWITCHBOARD_STATE` are read here and nowhere else. The CLI, `validate`, the REPL and
+/// the server all open their boards through this type, so they agree on which files and store apply.
+public struct BoardInputs: Sendable {
+    /// Where the definitions come from.
+    public enum Definitions: Sendable {
+        /// Every definitions file in a directory.
+        case directory(String)
+        /// Files given as text, for tests and tools: `(path, YAML)`.
+        case sources([(path: String, text: String)])
+    }
+
+    /// Where the definitions come from.
+    public let definitions: Definitions
+    /// The environment name selecting `<flags>/environments/<name>.yaml` (from the options or `SWITCHBOARD_ENV`).
+    public let environmentName: String?
+    /// The override files, lowest precedence first, whether or not they exist.
+    public let overrideFiles: [String]
+    /// The override files that must exist: the selected environment's and those named explicitly.
+    public let requiredOverrideFiles: Set<String>
+    /// The environment variables of the env layer.
+    public let environment: [String: String]
+    /// The runtime store.
+    public let store: any RuntimeStore
+
+    /// Resolves a board's inputs from its options.
+    public init(directory: String, options: Board.Options) {
+        self.init(definitions: .directory(directory), options: options)
+    }
+
+    /// Resolves a board's inputs from its options.
+    public init(definitions: Definitions, options: Board.Options) {
+        self.definitions = definitions
+        environment = options.environment
+        let environmentName = options.environmentName ?? options.environment["SWITCHBOARD_ENV"]
+        self.environmentName = environmentName
+        let directory = definitions.directory
+        if let directory {
+            overrideFiles = FileOverrides.paths(flagsDirectory: directory, environment: environmentName,
+                                                extra: options.overrideFiles)
+        } else {
+            overrideFiles = options.overrideFiles
+        }
+        var required = Set(options.overrideFiles)
+        if let environmentName, !environmentName.isEmpty, directory != nil { required.insert(overrideFiles[0]) }
+        requiredOverrideFiles = required
+        if let store = options.store {
+            self.store = store
+        } else {
+            let statePath = options.statePath ?? options.environment["SWITCHBOARD_STATE"]
+                ?? FileStore.defaultPath(flagsDirectory: directory ?? ".")
+            self.store = FileStore(path: statePath)
+        }
+    }
+
+    /// The definitions directory, when the definitions come from one.
+    public var directory: String? { definitions.directory }
+
+    /// Definitions and override files read at one moment, with the fingerprints of every file read.
+    public struct Loaded: Sendable {
+        /// The definitions.
+        public var report: LoadReport
+        /// The override files.
+        public var files: FileOverrides
+        /// Every diagnostic of both, in file and line order.
+        public var diagnostics: [Diagnostic]
+        /// The files read and their fingerprints when reading began.
+        public var fingerprints: [String: FileFingerprint]
+
+        /// Whether the definitions or an override file have errors.
+        public var hasErrors: Bool { diagnostics.contains(where: \.isError) }
+    }
+
+    /// Reads the definitions and the override files.
+    public func load() -> Loaded {
+        // Fingerprints first: an edit landing while the files are read then shows as a change at the next check.
+        let before = fingerprints(of: watchedFiles())
+        let report: LoadReport = switch definitions {
+        case .directory(let directory): DefinitionLoader.load(directory: directory)
+        case .sources(let sources): DefinitionLoader.load(sources: sources.map { ($0.path, Array($0.text.utf8)) })
+        }
+        let files = FileOverrides.load(paths: overrideFiles, required: requiredOverrideFiles)
+        let read = Set(report.registry.files + files.files)
+        return Loaded(report: report, files: files, diagnostics: Diagnostic.sorted(report.diagnostics + files.diagnostics),
+                      fingerprints: before.filter { read.contains($0.key) })
+    }
+
+    /// Whether any definitions or override file changed, appeared or went away since `fingerprints` were taken.
+    public func changed(since fingerprints: [String: FileFingerprint]) -> Bool {
+        let current = self.fingerprints(of: watchedFiles())
+        return current != fingerprints
+    }
+
+    /// Every file whose change means a reload: the definitions files and the override files that exist.
+    private func watchedFiles() -> [String] {
+        guard let directory else { return overrideFiles.filter { FileManager.default.fileExists(atPath: $0) } }
+        return DefinitionLoader.definitionFiles(in: directory)
+            + overrideFiles.filter { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    private func fingerprints(of paths: [String]) -> [String: FileFingerprint] {
+        var result: [String: FileFingerprint] = [:]
+        for path in paths { result[path] = FileFingerprint(path: path) }
+        return result
+    }
+
+    /// What `validate` reports: the definitions, and every override file of the directory (not only the selected
+    /// environment's: each is meant for some deployment), each checked against the definitions.
+    public func validationDiagnostics() -> (report: LoadReport, diagnostics: [Diagnostic]) {
+        let report = load().report
+        var diagnostics = report.diagnostics
+        let paths = Array(Set(directory.map(FileOverrides.allPaths(flagsDirectory:)) ?? []).union(overrideFiles.filter {
+            requiredOverrideFiles.contains($0) || FileManager.default.fileExists(atPath: $0)
+        })).sorted()
+        for path in paths {
+            let files = FileOverrides.load(paths: [path], required: requiredOverrideFiles)
+            diagnostics += files.diagnostics
+            if !report.hasErrors { diagnostics += FileLayer.type(files, against: report.registry).diagnostics }
+        }
+        return (report, Diagnostic.sorted(diagnostics))
+    }
+}
+
+extension BoardInputs.Definitions {
+    var directory: String? {
+        if case .directory(let directory) = self { return directory }
+        return nil
+    }
+}

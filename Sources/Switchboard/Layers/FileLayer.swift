@@ -1,0 +1,48 @@
+import YAML
+
+/// The file layer, typed: each override file entry checked against its key's definition.
+///
+/// The last file that sets a key wins; a value that does not fit is skipped with a warning and the file before it
+/// is tried, so one bad value never hides a good one further down. An entry whose key has no definition is a
+/// warning with the nearest key as a hint.
+public enum FileLayer {
+    /// Types the override files' entries against a registry.
+    public static func type(_ files: FileOverrides, against registry: Registry) -> LayerResult {
+        var result = LayerResult(layer: .file)
+        for definition in registry.definitions {
+            guard let last = files.entries[definition.key] else { continue }
+            let candidates = (files.earlierEntries[definition.key] ?? []) + [last]
+            var typed = TypedOverride()
+            for entry in candidates.reversed() {
+                let override: Override
+                let problem: ValueProblem?
+                switch Value.from(entry.node, as: definition.type) {
+                case .success(let value):
+                    override = Override(key: definition.key, value: value, layer: .file, origin: .file(entry.location))
+                    problem = definition.problem(with: value)
+                case .failure(let typeProblem):
+                    override = Override(key: definition.key, value: Value(node: entry.node), layer: .file,
+                                        origin: .file(entry.location))
+                    problem = typeProblem
+                }
+                guard let problem else {
+                    typed.accepted = override
+                    break
+                }
+                typed.rejected.append((override, problem))
+                result.diagnostics.append(.warning(at: entry.node.location,
+                                                   "override of \(definition.key) skipped: \(problem.message)",
+                                                   hint: problem.hint))
+            }
+            result.keys[definition.key] = typed
+        }
+        for key in files.entries.keys.sorted() where registry[key] == nil {
+            let entry = files.entries[key]!
+            let hint = Suggestions.nearest(to: key, in: registry.keys).map { "did you mean '\($0)'?" }
+                ?? "remove the override, or define the key"
+            result.diagnostics.append(.warning(at: entry.location, "override of \(key), which has no definition",
+                                               hint: hint))
+        }
+        return result
+    }
+}
