@@ -51,8 +51,7 @@ public final class FlagServer: Sendable {
         self.board = board
         self.configuration = configuration
         self.logger = logger
-        feed = ChangeFeed(board: board, metrics: metrics, logger: logger, interval: configuration.watchInterval,
-                          heartbeat: configuration.heartbeatInterval)
+        feed = ChangeFeed(board: board, metrics: metrics, logger: logger, heartbeat: configuration.heartbeatInterval)
     }
 
     /// The port the server listens on — the one the system chose when configured with port 0 — or `nil` while it

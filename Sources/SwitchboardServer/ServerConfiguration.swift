@@ -16,9 +16,6 @@ public struct ServerConfiguration: Sendable {
     public var readToken: AccessToken?
     /// The largest request body accepted, in bytes; a larger one gets 413.
     public var maxBodyBytes: Int
-    /// How often the server checks the board for a new revision or reload errors, to notify event streams and
-    /// log. Added to the board's own poll interval, it bounds how late a change made elsewhere is announced.
-    public var watchInterval: Duration
     /// How often an idle event stream gets a comment line, which keeps proxies from closing it and lets the
     /// server notice a client that went away.
     public var heartbeatInterval: Duration
@@ -32,7 +29,7 @@ public struct ServerConfiguration: Sendable {
     /// Creates a configuration; the defaults suit `switchboard serve`.
     public init(
         host: String = "127.0.0.1", port: Int = 8016, adminToken: AccessToken? = nil, readToken: AccessToken? = nil,
-        maxBodyBytes: Int = ServerConfiguration.defaultMaxBodyBytes, watchInterval: Duration = .milliseconds(100),
+        maxBodyBytes: Int = ServerConfiguration.defaultMaxBodyBytes,
         heartbeatInterval: Duration = .seconds(15), handlesSignals: Bool = false
     ) {
         self.host = host
@@ -40,7 +37,6 @@ public struct ServerConfiguration: Sendable {
         self.adminToken = adminToken
         self.readToken = readToken
         self.maxBodyBytes = maxBodyBytes
-        self.watchInterval = watchInterval
         self.heartbeatInterval = heartbeatInterval
         self.handlesSignals = handlesSignals
     }

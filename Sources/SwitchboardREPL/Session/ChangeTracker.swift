@@ -1,4 +1,5 @@
 import Switchboard
+import Synchronization
 
 /// A resolved value that changed since the REPL last looked.
 struct ValueChange: Sendable, Equatable {
@@ -14,43 +15,65 @@ struct ValueChange: Sendable, Equatable {
     var actor: String?
 }
 
-/// Remembers every key's resolved value as the user last saw it, so that changes made elsewhere (another
-/// REPL, `switchboard set`, the admin API) can be reported at the next prompt.
+/// Remembers every key's resolved value as the user last saw it, and reports the keys the board's change
+/// publisher names (another REPL, `switchboard set`, the admin API, an edit to the definitions) at the next prompt.
 ///
-/// It compares snapshots instead of listening to ``Board/changes``: a comparison made right after
-/// ``Board/checkForChanges()`` is complete and in order, while a stream consumed on another task may not have
-/// delivered everything yet when the prompt is drawn.
+/// It subscribes to the board: publications are delivered before the writer returns, so after
+/// ``Board/checkForChanges()`` every change is already pending here, complete and in order. Only the keys a
+/// publication names are looked at, resolved for the session's context.
 struct ChangeTracker {
     private struct Seen: Equatable {
         var value: Value?
         var layer: Layer?
     }
 
+    /// The keys publications named since the last look, in order, filled by the board's subscription.
+    private final class Pending: Sendable {
+        let keys = Mutex<[String]>([])
+        let subscription = Mutex<Board.Subscription?>(nil)
+    }
+
     private var seen: [String: Seen] = [:]
+    private let pending = Pending()
 
     /// Starts with every key's current value as seen.
     init(board: Board, context: EvaluationContext) {
+        let pending = self.pending
+        let subscription = board.subscribe { event in
+            guard case .published(let publication) = event else { return }
+            pending.keys.withLock { $0.append(contentsOf: publication.changes.map(\.key)) }
+        }
+        pending.subscription.withLock { $0 = subscription }
         seen = Self.current(board: board, context: context)
     }
 
     /// The changes since the last call (or since ``accept(_:board:context:)``), which count as seen from now on.
     mutating func changes(board: Board, context: EvaluationContext) -> [ValueChange] {
-        let now = Self.current(board: board, context: context)
-        defer { seen = now }
+        let keys = pending.keys.withLock { keys in
+            defer { keys.removeAll() }
+            return keys
+        }
+        guard !keys.isEmpty else { return [] }
         let snapshot = board.snapshot
         var changes: [ValueChange] = []
-        for key in snapshot.registry.keys {
-            let state = now[key]
+        var looked = Set<String>()
+        // Keys still defined in registry order, then removed ones.
+        let named = Set(keys)
+        let ordered = snapshot.registry.keys.filter(named.contains) + keys.filter { snapshot.registry[$0] == nil }
+        for key in ordered where looked.insert(key).inserted {
+            let state = snapshot.registry[key] == nil ? nil : Self.seen(key, in: snapshot, context: context)
             guard seen[key] != state else { continue }
+            defer { seen[key] = state }
+            guard let state else {
+                changes.append(ValueChange(key: key, old: seen[key]?.value, new: nil, layer: nil))
+                continue
+            }
             var actor: String?
-            if state?.layer == .runtime, case .runtime(let who, _, _) = snapshot.entry(key)?.override?.origin {
+            if state.layer == .runtime, case .runtime(let who, _, _) = snapshot.entry(key)?.override?.origin {
                 actor = who
             }
-            changes.append(ValueChange(key: key, old: seen[key]?.value, new: state?.value, layer: state?.layer,
+            changes.append(ValueChange(key: key, old: seen[key]?.value, new: state.value, layer: state.layer,
                                        actor: actor))
-        }
-        for key in seen.keys.sorted() where now[key] == nil {
-            changes.append(ValueChange(key: key, old: seen[key]?.value, new: nil, layer: nil))
         }
         return changes
     }
@@ -59,14 +82,9 @@ struct ChangeTracker {
     /// shown the result, so they are not news. Other keys keep their old state, so a change made elsewhere
     /// at the same moment is still reported.
     mutating func accept(_ keys: [String], board: Board, context: EvaluationContext) {
-        let registry = board.registry
+        let snapshot = board.snapshot
         for key in keys {
-            guard registry[key] != nil else {
-                seen[key] = nil
-                continue
-            }
-            let resolution = board.resolve(key, context: context)
-            seen[key] = Seen(value: resolution.value, layer: resolution.layer)
+            seen[key] = snapshot.registry[key] == nil ? nil : Self.seen(key, in: snapshot, context: context)
         }
     }
 
@@ -75,12 +93,15 @@ struct ChangeTracker {
         seen = Self.current(board: board, context: context)
     }
 
+    private static func seen(_ key: String, in snapshot: Snapshot, context: EvaluationContext) -> Seen {
+        let resolution = snapshot.resolve(key, context: context)
+        return Seen(value: resolution.value, layer: resolution.layer)
+    }
+
     private static func current(board: Board, context: EvaluationContext) -> [String: Seen] {
+        let snapshot = board.snapshot
         var result: [String: Seen] = [:]
-        for key in board.registry.keys {
-            let resolution = board.resolve(key, context: context)
-            result[key] = Seen(value: resolution.value, layer: resolution.layer)
-        }
+        for key in snapshot.registry.keys { result[key] = seen(key, in: snapshot, context: context) }
         return result
     }
 }

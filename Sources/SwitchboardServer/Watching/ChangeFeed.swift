@@ -4,13 +4,12 @@ import ServiceLifecycle
 import Switchboard
 import Synchronization
 
-/// Watches the board for what the server must react to, and tells the event streams.
+/// Turns the board's events into what the server does about them: event-stream notices, logs and metrics.
 ///
-/// A new revision — a reload, a runtime override set here or by another process — is announced to every
-/// subscriber as one event, however many keys changed. A reload that failed is logged with its diagnostics once,
-/// and its recovery once. The feed wakes on the board's change stream, so a change made through this server is
-/// announced at once, and on a timer, which catches what the stream does not report (an edit that changes only
-/// targeting, a failed reload) within ``ServerConfiguration/watchInterval``.
+/// It subscribes to the board's one change publisher, so a new revision — a reload, a runtime override set here or
+/// by another process, an edit that changes only targeting — is announced to every event stream as soon as it
+/// is in service, as one event however many keys changed. A reload that failed is logged with its diagnostics
+/// once, and its recovery once; so is a store that cannot be read. The only timer is the heartbeat.
 final class ChangeFeed: Service, Sendable {
     /// What a subscriber receives.
     enum Event: Sendable, Equatable {
@@ -25,25 +24,26 @@ final class ChangeFeed: Service, Sendable {
         var nextSubscriber: UInt64 = 0
         var revision: UInt64
         var lastModified: Int
-        var reloadErrors: [Diagnostic] = []
-        var storeProblem: String?
+        var status = BoardStatus()
         var finished = false
     }
 
     private let board: Board
     private let metrics: ServerMetrics
     private let logger: Logger
-    private let interval: Duration
     private let heartbeat: Duration
     private let state: Mutex<State>
+    private let subscription = Mutex<Board.Subscription?>(nil)
 
-    init(board: Board, metrics: ServerMetrics, logger: Logger, interval: Duration, heartbeat: Duration) {
+    init(board: Board, metrics: ServerMetrics, logger: Logger, heartbeat: Duration) {
         self.board = board
         self.metrics = metrics
         self.logger = logger
-        self.interval = interval
         self.heartbeat = heartbeat
         state = Mutex(State(revision: board.revision, lastModified: Int(Date().timeIntervalSince1970)))
+        let subscription = board.subscribe { [weak self] event in self?.handle(event) }
+        self.subscription.withLock { $0 = subscription }
+        handle(.status(board.status))
     }
 
     /// The revision last announced.
@@ -74,65 +74,46 @@ final class ChangeFeed: Service, Sendable {
         return stream
     }
 
-    /// Watches until graceful shutdown, then ends every stream so that open event-stream responses finish and the
-    /// HTTP server can drain.
+    /// Sends heartbeats until graceful shutdown, then ends every stream so that open event-stream responses
+    /// finish and the HTTP server can drain.
     func run() async throws {
-        await cancelWhenGracefulShutdown { await self.watch() }
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: self.heartbeat)
+                if !Task.isCancelled { self.broadcast(.heartbeat) }
+            }
+        }
         finish()
     }
 
-    private func watch() async {
-        await withDiscardingTaskGroup { group in
-            group.addTask {
-                for await _ in self.board.changes { self.check() }
-            }
-            group.addTask {
-                let clock = ContinuousClock()
-                var lastHeartbeat = clock.now
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: self.interval)
-                    self.check()
-                    if clock.now - lastHeartbeat >= self.heartbeat {
-                        lastHeartbeat = clock.now
-                        self.broadcast(.heartbeat)
-                    }
-                }
-            }
-        }
-    }
-
-    /// Compares the board with what was last seen: announces a new revision, logs reload errors as they appear
-    /// and go. Cheap enough to call on every tick.
-    func check() {
-        let revision = board.revision
-        let errors = board.lastReloadErrors
-        let storeProblem = board.storeProblem?.description
-        let now = Int(Date().timeIntervalSince1970)
-        let (newRevision, newErrors, newStoreProblem) = state.withLock { state in
-            let newRevision = state.revision != revision
-            let newErrors = state.reloadErrors != errors
-            let newStoreProblem = state.storeProblem != storeProblem
-            if newRevision {
+    /// Reacts to one board event: announces a publication, logs a status change.
+    private func handle(_ event: BoardEvent) {
+        switch event {
+        case .published(let publication):
+            let revision = publication.new.revision
+            let now = Int(Date().timeIntervalSince1970)
+            state.withLock { state in
                 state.revision = revision
                 state.lastModified = now
             }
-            state.reloadErrors = errors
-            state.storeProblem = storeProblem
-            return (newRevision, newErrors, newStoreProblem)
-        }
-        if newErrors { report(errors, revision: revision) }
-        if newStoreProblem {
-            if let storeProblem {
-                logger.error("the runtime override store cannot be read; the last good overrides stay in effect",
-                             metadata: ["problem": "\(storeProblem)"])
-            } else {
-                logger.info("the runtime override store reads again")
-            }
-        }
-        if newRevision {
             metrics.reloads.increment()
-            logger.info("serving revision \(revision)", metadata: ["flags": "\(board.registry.count)"])
+            logger.info("serving revision \(revision)", metadata: ["flags": "\(publication.new.registry.count)",
+                                                                  "changed": "\(publication.changes.count)"])
             broadcast(.refetch(revision: revision, lastModified: now))
+        case .status(let status):
+            let old = state.withLock { state in
+                defer { state.status = status }
+                return state.status
+            }
+            if old.reloadErrors != status.reloadErrors { report(status.reloadErrors, revision: board.revision) }
+            if old.storeProblem != status.storeProblem {
+                if let problem = status.storeProblem {
+                    logger.error("the runtime override store cannot be read; the last good overrides stay in effect",
+                                 metadata: ["problem": "\(problem)"])
+                } else {
+                    logger.info("the runtime override store reads again")
+                }
+            }
         }
     }
 
@@ -159,6 +140,7 @@ final class ChangeFeed: Service, Sendable {
 
     /// Ends every stream, and refuses new ones.
     func finish() {
+        subscription.withLock { $0 = nil }
         let subscribers = state.withLock { state in
             state.finished = true
             return Array(state.subscribers.values)
