@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Switchboard", targets: ["Switchboard"]),
         .library(name: "YAML", targets: ["YAML"]),
         .library(name: "SwitchboardServer", targets: ["SwitchboardServer"]),
+        .library(name: "SwitchboardTesting", targets: ["SwitchboardTesting"]),
         .executable(name: "switchboard", targets: ["SwitchboardCLI"]),
         .plugin(name: "SwitchboardGenerator", targets: ["SwitchboardGeneratorPlugin"]),
     ],
@@ -31,6 +32,8 @@ let package = Package(
         .target(name: "YAML", dependencies: ["CLibYAML"]),
         // Definitions, registry, layers, evaluation and the typed lookup API.
         .target(name: "Switchboard", dependencies: ["YAML"]),
+        // Test helpers for users' own tests: a board from YAML text with an in-memory store and a manual clock.
+        .target(name: "SwitchboardTesting", dependencies: ["Switchboard"]),
         // A termios line editor for interactive prompts: editing keys, history, Tab completion.
         .target(name: "LineEditor"),
         // The debug REPL: sessions that run one command line each, Tab completion, and the interactive loop.
@@ -71,6 +74,7 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
+        .testTarget(name: "SwitchboardTestingTests", dependencies: ["Switchboard", "SwitchboardTesting"]),
         .testTarget(
             name: "SwitchboardServerTests",
             dependencies: [

@@ -14,20 +14,9 @@ struct ValidateCommand: ParsableCommand {
     @OptionGroup var options: GlobalOptions
 
     func run() throws {
-        let report = DefinitionLoader.load(directory: options.flags)
         // Every override file is checked, not only the selected environment's: each is meant for some deployment.
-        var diagnostics = report.diagnostics
-        let environmentName = options.environmentName ?? ProcessInfo.processInfo.environment["SWITCHBOARD_ENV"]
-        var required = Set<String>()
-        if let environmentName, !environmentName.isEmpty {
-            required.insert(FileOverrides.paths(flagsDirectory: options.flags, environment: environmentName)[0])
-        }
-        let paths = Array(Set(FileOverrides.allPaths(flagsDirectory: options.flags)).union(required)).sorted()
-        for path in paths {
-            let files = FileOverrides.load(paths: [path], required: required)
-            diagnostics += report.hasErrors ? files.diagnostics : files.diagnostics(against: report.registry)
-        }
-        diagnostics = Diagnostic.sorted(diagnostics)
+        let (report, diagnostics) = BoardInputs(directory: options.flags, options: options.boardOptions)
+            .validationDiagnostics()
         let errors = diagnostics.count(where: \.isError)
         let warnings = diagnostics.count - errors
         if options.json {

@@ -150,3 +150,34 @@ func unknownKey(_ key: String, in board: Board) -> ExitCode {
         + (suggestions.isEmpty ? "" : "\n  hint: did you mean \(suggestions.joined(separator: ", "))?") + "\n")
     return ExitCode(1)
 }
+
+/// `switchboard log`: the audit log of runtime overrides.
+struct LogCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "log", abstract: "Print the audit log of runtime overrides: who changed which key, when, from what.")
+
+    @OptionGroup var options: GlobalOptions
+
+    @Option(name: .long, help: ArgumentHelp("Print only the last N records.", valueName: "N"))
+    var limit: Int?
+
+    func validate() throws {
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+    }
+
+    func run() throws {
+        let store = BoardInputs(directory: options.flags, options: options.boardOptions).store
+        let records: [AuditRecord]
+        do {
+            records = try store.auditLog(limit: limit ?? .max)
+        } catch {
+            Terminal.standardError.write("error: \(error.description)\n")
+            throw ExitCode(1)
+        }
+        if options.json {
+            print("[" + records.map(\.json).joined(separator: ",") + "]")
+        } else {
+            Terminal.standardOutput.write(AuditRecord.renderedLog(records, terminal: .standardOutput))
+        }
+    }
+}

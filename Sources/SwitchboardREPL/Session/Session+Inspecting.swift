@@ -70,14 +70,7 @@ extension Session {
     }
 
     func log(_ count: Int) -> Reply {
-        let records = board.auditLog(limit: count)
-        guard !records.isEmpty else { return Reply(output: "no changes have been recorded\n") }
-        var table = Table(header: ["TIME", "ACTOR", "KEY", "CHANGE"])
-        for record in records {
-            let change = "\(record.old?.shortText ?? "(none)") → \(record.new?.shortText ?? "(none)")"
-            table.rows.append([record.time, record.actor, record.key, change])
-        }
-        return Reply(output: table.render(terminal: terminal))
+        Reply(output: AuditRecord.renderedLog(board.auditLog(limit: count), terminal: terminal))
     }
 
     func help(_ topic: String?) -> Reply {

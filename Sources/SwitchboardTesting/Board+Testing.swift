@@ -1,0 +1,35 @@
+import Switchboard
+
+extension Board {
+    /// A board for tests: definitions from YAML text, no files, no environment variables, and runtime overrides
+    /// in memory. Set values with ``Board/set(_:to:actor:expectedVersion:)`` as production code would; the
+    /// board's lookups, `details`, `explain` and `changes` behave exactly as a board on disk does.
+    ///
+    /// ```swift
+    /// let board = try Board.testing(yaml: """
+    ///     flags:
+    ///       new_flow: { type: bool, default: false }
+    ///     """)
+    /// try board.set("new_flow", to: true, actor: "test")
+    /// #expect(board.bool("new_flow", default: false))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - yaml: one definitions file, as it would be written in `flags/`.
+    ///   - overrides: runtime overrides to start with, set by the actor `test`.
+    ///   - environment: `SWITCHBOARD_...` variables for the env layer.
+    ///   - store: the runtime store; share one between boards to test what replicas see.
+    /// - Throws: ``LoadError`` when the YAML has errors, or ``Board/SetError`` when an override does not fit.
+    public static func testing(
+        yaml: String, overrides: [String: Value] = [:], environment: [String: String] = [:],
+        store: InMemoryStore = InMemoryStore()
+    ) throws -> Board {
+        let options = Options(environment: environment, pollInterval: .milliseconds(10), watchDefinitions: false,
+                              store: store)
+        let board = try Board(inputs: BoardInputs(definitions: .sources([("flags/test.yaml", yaml)]),
+                                                  options: options),
+                              options: options)
+        for key in overrides.keys.sorted() { try board.set(key, to: overrides[key]!, actor: "test") }
+        return board
+    }
+}

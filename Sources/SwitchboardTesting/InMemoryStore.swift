@@ -1,0 +1,94 @@
+import Switchboard
+import Synchronization
+
+/// A ``RuntimeStore`` in memory, for tests: the same versions, compare-and-set and audit records as the file
+/// store, with nothing on disk. Boards that share one instance see each other's writes at once, as replicas
+/// sharing a database do.
+public final class InMemoryStore: RuntimeStore {
+    private struct State {
+        var contents = StoreContents(entries: [:], version: 0)
+        var audit: [AuditRecord] = []
+        var watchers: [UInt64: @Sendable () -> Void] = [:]
+        var nextWatcher: UInt64 = 0
+        var failure: StoreError?
+    }
+
+    private let state = Mutex(State())
+    private let clock: ManualClock
+
+    /// An empty store whose records take their times from `clock`.
+    public init(clock: ManualClock = ManualClock()) {
+        self.clock = clock
+    }
+
+    /// `memory`.
+    public var kind: String { "memory" }
+    /// `memory`.
+    public var location: String { "memory" }
+
+    /// Makes every read and write fail with `error` until it is set back to `nil`: an outage, for tests of how
+    /// their code behaves when the store is unreachable.
+    public func fail(with error: StoreError?) {
+        state.withLock { $0.failure = error }
+    }
+
+    /// Every override with the store's version.
+    public func read() throws(StoreError) -> StoreContents {
+        let (contents, failure) = state.withLock { ($0.contents, $0.failure) }
+        if let failure { throw failure }
+        return contents
+    }
+
+    /// Applies changes all at once, or throws and changes nothing.
+    public func apply(
+        _ changes: [OverrideChange], actor: String, condition: WriteCondition?
+    ) throws(StoreError) -> StoreWrite {
+        let time = clock.timestamp
+        let result = state.withLock { state -> Result<(StoreWrite, [@Sendable () -> Void]), StoreError> in
+            if let failure = state.failure { return .failure(failure) }
+            if let condition {
+                let actual = state.contents.entries[condition.key]?.version ?? 0
+                if actual != condition.version {
+                    return .failure(.conflict(key: condition.key, expected: condition.version, actual: actual))
+                }
+            }
+            let version = state.contents.version + 1
+            var changed: [String: StoredOverride?] = [:]
+            var records: [AuditRecord] = []
+            for change in changes {
+                let old = state.contents.entries[change.key]
+                guard old?.value != change.value else { continue }
+                let new = change.value.map { StoredOverride(value: $0, actor: actor, time: time, version: version) }
+                state.contents.entries[change.key] = new
+                changed[change.key] = .some(new)
+                records.append(AuditRecord(time: time, actor: actor, key: change.key, old: old?.value,
+                                           new: change.value, version: version))
+            }
+            guard !records.isEmpty else {
+                return .success((StoreWrite(version: state.contents.version, changed: [:], records: []), []))
+            }
+            state.contents.version = version
+            state.audit += records
+            return .success((StoreWrite(version: version, changed: changed, records: records),
+                             Array(state.watchers.values)))
+        }
+        let (write, watchers) = try result.get()
+        for watcher in watchers { watcher() }
+        return write
+    }
+
+    /// The last `limit` audit records, oldest first.
+    public func auditLog(limit: Int) throws(StoreError) -> [AuditRecord] {
+        state.withLock { Array($0.audit.suffix(limit)) }
+    }
+
+    /// Calls `handler` after every write, at once; the interval is not needed.
+    public func watch(every interval: Duration, _ handler: @escaping @Sendable () -> Void) -> StoreWatch {
+        let id = state.withLock { state in
+            state.nextWatcher += 1
+            state.watchers[state.nextWatcher] = handler
+            return state.nextWatcher
+        }
+        return StoreWatch { [weak self] in _ = self?.state.withLock { $0.watchers.removeValue(forKey: id) } }
+    }
+}
