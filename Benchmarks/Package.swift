@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Benchmarks live in their own package, depending on Switchboard by path, so the main build and CI stay lean.
-// Run them with `Benchmarks/run load|lookup|targeting|server` (always built in release).
+// Run them with `Benchmarks/run load|lookup|targeting|store|server|soak` (always built in release).
 let package = Package(
     name: "SwitchboardBenchmarks",
     platforms: [.macOS(.v14)],
@@ -16,6 +16,7 @@ let package = Package(
             dependencies: [
                 "AllocationCounter",
                 .product(name: "Switchboard", package: "Switchboard"),
+                .product(name: "SwitchboardTesting", package: "Switchboard"),
                 .product(name: "YAML", package: "Switchboard"),
             ]
         ),

@@ -492,21 +492,26 @@ public final class Board: Sendable {
     /// Reads the store, recording (and announcing) whether it can be read. `nil` when it cannot: the last good
     /// overrides stay in effect.
     private func readStore() -> StoreContents? {
-        let result: Result<StoreContents, StoreError>
         do {
-            result = .success(try store.read())
+            let contents = try store.read()
+            recordStoreHealth(nil)
+            return contents
         } catch {
-            result = .failure(error)
+            recordStoreHealth(error)
+            return nil
         }
-        let problem: String? = if case .failure(let error) = result { error.description } else { nil }
+    }
+
+    /// Records whether the store can be read, and announces a change of that.
+    private func recordStoreHealth(_ error: StoreError?) {
+        let problem = error?.description
         let status = state.withLock { state -> BoardStatus? in
-            if case .failure(let error) = result { state.storeError = error } else { state.storeError = nil }
+            state.storeError = error
             guard state.status.storeProblem != problem else { return nil }
             state.status.storeProblem = problem
             return state.status
         }
         if let status { publisher.send(.status(status)) }
-        return try? result.get()
     }
 
     /// Re-reads the runtime store (another process may have changed it) and publishes what changed.
@@ -515,6 +520,25 @@ public final class Board: Sendable {
     }
 
     private func refreshRuntimeLocked() {
+        let known = state.withLock { $0.storeVersion }
+        // A store that can tell what changed since the version in hand costs what changed; otherwise read all.
+        let delta: StoreDelta?
+        do {
+            delta = try store.changes(since: known)
+        } catch {
+            recordStoreHealth(error)
+            return
+        }
+        if let delta {
+            recordStoreHealth(nil)
+            guard delta.version != known else { return }
+            state.withLock { state in
+                for (key, entry) in delta.changed { state.runtime[key] = entry }
+                state.storeVersion = delta.version
+            }
+            if !delta.changed.isEmpty { publishRuntime(changedKeys: Array(delta.changed.keys)) }
+            return
+        }
         guard let contents = readStore() else { return }
         let changed = state.withLock { state -> [String] in
             var changed: [String] = []

@@ -8,6 +8,7 @@ public final class InMemoryStore: RuntimeStore {
     private struct State {
         var contents = StoreContents(entries: [:], version: 0)
         var audit: [AuditRecord] = []
+        var deltas: [StoreDelta] = []
         var watchers: [UInt64: @Sendable () -> Void] = [:]
         var nextWatcher: UInt64 = 0
         var failure: StoreError?
@@ -69,12 +70,25 @@ public final class InMemoryStore: RuntimeStore {
             }
             state.contents.version = version
             state.audit += records
+            state.deltas.append(StoreDelta(version: version, changed: changed))
             return .success((StoreWrite(version: version, changed: changed, records: records),
                              Array(state.watchers.values)))
         }
         let (write, watchers) = try result.get()
         for watcher in watchers { watcher() }
         return write
+    }
+
+    /// The changes after `version`, from the store's own record of every write.
+    public func changes(since version: UInt64) throws(StoreError) -> StoreDelta? {
+        let (deltas, current, failure) = state.withLock { state in
+            (version < state.contents.version ? Array(state.deltas[Int(version)...]) : [],
+             state.contents.version, state.failure)
+        }
+        if let failure { throw failure }
+        guard version < current else { return StoreDelta(version: current, changed: [:]) }
+        // Versions start at 1 and grow by one per write, so the write after `version` is at index `version`.
+        return StoreDelta(merging: deltas, from: version)
     }
 
     /// The last `limit` audit records, oldest first.

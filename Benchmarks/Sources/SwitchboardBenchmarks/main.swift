@@ -263,11 +263,12 @@ func benchmarkTargeting() throws {
 }
 
 switch CommandLine.arguments.dropFirst().first {
+case "store": try benchmarkStore()
 case "load": benchmarkLoad()
 case "lookup": try benchmarkLookup()
 case "targeting": try benchmarkTargeting()
 default:
-    FileHandle.standardError.write(Data("usage: switchboard-bench load|lookup|targeting\n".utf8))
+    FileHandle.standardError.write(Data("usage: switchboard-bench load|lookup|targeting|store\n".utf8))
     exit(2)
 }
 if sink == 42 { print("") }

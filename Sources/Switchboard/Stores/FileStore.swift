@@ -81,9 +81,14 @@ public final class FileStore: RuntimeStore {
             out += index == 0 ? "\n    " : ",\n    "
             Value.writeJSONString(key, to: &out)
             out += ": "
-            Value.object(["value": entry.value, "actor": .string(entry.actor), "time": .string(entry.time),
-                          "version": .int(Int(clamping: entry.version))])
-                .writeJSON(to: &out)
+            // The fields in sorted order, as a JSON object of them would be written, without building one.
+            out += "{\"actor\":"
+            Value.writeJSONString(entry.actor, to: &out)
+            out += ",\"time\":"
+            Value.writeJSONString(entry.time, to: &out)
+            out += ",\"value\":"
+            entry.value.writeJSON(to: &out)
+            out += ",\"version\":\(entry.version)}"
         }
         out += contents.entries.isEmpty ? "}\n}\n" : "\n  }\n}\n"
         return out
@@ -97,6 +102,10 @@ public final class FileStore: RuntimeStore {
     /// What this process last read or wrote, by the file's fingerprint: a read of an unchanged file costs a
     /// `stat`, not a parse.
     private let cache = Mutex<(fingerprint: FileFingerprint, contents: StoreContents)?>(nil)
+    /// This process's own recent writes, oldest first: while the file is the one it wrote last, a reader asking
+    /// what changed gets the answer from here instead of comparing every override.
+    private let journal = Mutex<[StoreDelta]>([])
+    private static let journalLength = 64
 
     /// Every override with the store's version. A missing file is an empty store at version 0.
     public func read() throws(StoreError) -> StoreContents {
@@ -157,7 +166,7 @@ public final class FileStore: RuntimeStore {
             }
         }
         let version = before.version + 1
-        let time = Self.now()
+        let time = Clock.timestamp()
         var after = before.entries
         var changed: [String: StoredOverride?] = [:]
         var records: [AuditRecord] = []
@@ -181,8 +190,27 @@ public final class FileStore: RuntimeStore {
         if let fingerprint = FileFingerprint(path: path) {
             cache.withLock { $0 = (fingerprint, contents) }
         }
+        journal.withLock { journal in
+            // Only a journal without gaps can answer; another writer's version in between starts it anew.
+            if journal.last?.version != before.version { journal.removeAll() }
+            journal.append(StoreDelta(version: version, changed: changed))
+            if journal.count > Self.journalLength { journal.removeFirst(journal.count - Self.journalLength) }
+        }
         try appendAudit(records, to: audit)
         return StoreWrite(version: version, changed: changed, records: records)
+    }
+
+    /// The changes after `version`, from this process's own writes, while the file is still the one it wrote
+    /// last; `nil` otherwise.
+    public func changes(since version: UInt64) throws(StoreError) -> StoreDelta? {
+        guard let fingerprint = FileFingerprint(path: path),
+              let cached = cache.withLock({ $0 }), cached.fingerprint == fingerprint
+        else { return nil }
+        let deltas = journal.withLock { $0 }
+        guard cached.contents.version == deltas.last?.version ?? version else { return nil }
+        if cached.contents.version == version { return StoreDelta(version: version, changed: [:]) }
+        guard let first = deltas.firstIndex(where: { $0.version == version + 1 }) else { return nil }
+        return StoreDelta(merging: Array(deltas[first...]), from: version)
     }
 
     /// Polls the file's fingerprint every `interval` and calls `handler` when it changes.
@@ -206,7 +234,7 @@ public final class FileStore: RuntimeStore {
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw Self.posixError("cannot create \(temporary)") }
-        var ok = Self.writeAll(fd, Array(text.utf8)) && fsync(fd) == 0
+        var ok = Self.writeAll(fd, Array(text.utf8)) && Self.syncData(fd)
         close(fd)
         ok = ok && rename(temporary, path) == 0
         guard ok else {
@@ -224,7 +252,7 @@ public final class FileStore: RuntimeStore {
 
     private func appendAudit(_ records: [AuditRecord], to fd: Int32) throws(StoreError) {
         let text = records.map { $0.json + "\n" }.joined()
-        guard Self.writeAll(fd, Array(text.utf8)), fsync(fd) == 0 else {
+        guard Self.writeAll(fd, Array(text.utf8)), Self.syncData(fd) else {
             throw Self.posixError("cannot append to the audit log \(auditPath)")
         }
     }
@@ -247,10 +275,13 @@ public final class FileStore: RuntimeStore {
         FileFingerprint(path: path)
     }
 
-    static func now() -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date())
+    /// Flushes a file's data (and the metadata needed to read it back) to the disk.
+    private static func syncData(_ fd: Int32) -> Bool {
+        #if os(Linux)
+        fdatasync(fd) == 0
+        #else
+        fsync(fd) == 0
+        #endif
     }
 
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {

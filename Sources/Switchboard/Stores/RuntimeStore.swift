@@ -31,6 +31,10 @@ public protocol RuntimeStore: AnyObject, Sendable {
     /// - Throws: ``StoreError``; nothing is written then.
     func apply(_ changes: [OverrideChange], actor: String, condition: WriteCondition?) throws(StoreError) -> StoreWrite
 
+    /// The overrides changed after `version`, when the store can tell without reading everything; `nil` when
+    /// it cannot, and the caller reads everything and compares. Replicas catch up with it after a notification.
+    func changes(since version: UInt64) throws(StoreError) -> StoreDelta?
+
     /// The last `limit` audit records, oldest first.
     func auditLog(limit: Int) throws(StoreError) -> [AuditRecord]
 
@@ -38,6 +42,34 @@ public protocol RuntimeStore: AnyObject, Sendable {
     /// replica), until the returned watch is stopped. `interval` is how often a store that cannot be told of
     /// changes checks for them.
     func watch(every interval: Duration, _ handler: @escaping @Sendable () -> Void) -> StoreWatch
+}
+
+extension RuntimeStore {
+    /// A store that cannot tell what changed: readers compare everything.
+    public func changes(since version: UInt64) throws(StoreError) -> StoreDelta? { nil }
+}
+
+/// What changed in a store after some version.
+public struct StoreDelta: Sendable {
+    /// The store's version now.
+    public var version: UInt64
+    /// Each changed key with its override now (`nil`: removed).
+    public var changed: [String: StoredOverride?]
+
+    /// Creates a delta.
+    public init(version: UInt64, changed: [String: StoredOverride?]) {
+        self.version = version
+        self.changed = changed
+    }
+
+    /// Merges deltas in version order: the later change of a key wins.
+    public init(merging deltas: [StoreDelta], from version: UInt64) {
+        self.version = deltas.last?.version ?? version
+        changed = [:]
+        for delta in deltas {
+            for (key, entry) in delta.changed { changed[key] = .some(entry) }
+        }
+    }
 }
 
 /// One persisted override: the value, who set it, when, and the store version it was written at.

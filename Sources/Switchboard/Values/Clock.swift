@@ -13,6 +13,23 @@ enum Clock {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 
+    /// The current time in ISO 8601 UTC with milliseconds (`2026-11-23T14:05:09.123Z`), as stores record it.
+    /// Formatted by hand: a Foundation date formatter costs more to create than a whole store write.
+    static func timestamp() -> String {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        var seconds = time_t(ts.tv_sec)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return pad(parts.tm_year + 1900, 4) + "-" + pad(parts.tm_mon + 1, 2) + "-" + pad(parts.tm_mday, 2) + "T"
+            + pad(parts.tm_hour, 2) + ":" + pad(parts.tm_min, 2) + ":" + pad(parts.tm_sec, 2) + "."
+            + pad(Int32(ts.tv_nsec / 1_000_000), 3) + "Z"
+    }
+
     /// Seconds of a clock that never jumps (not set by an administrator or NTP), for measuring intervals.
     static func monotonicSeconds() -> Double {
         var ts = timespec()
