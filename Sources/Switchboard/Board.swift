@@ -76,13 +76,20 @@ public final class Board: Sendable {
         /// The store could not be read or written, or a compare-and-set write lost its race; nothing was changed.
         case store(StoreError)
 
+        /// The catalog message of an unknown key or a refused value (`nil` for a store error).
+        public var message: Message? {
+            switch self {
+            case .unknownKey(let key, let suggestions): .unknownKey(key, suggestions: suggestions)
+            case .invalidValue(let key, let problem): .refusedValue(key: key, problem: problem, type: nil)
+            case .store: nil
+            }
+        }
+
         /// A readable account, with a hint.
         public var description: String {
             switch self {
-            case .unknownKey(let key, let suggestions):
-                "unknown key '\(key)'" + (suggestions.isEmpty ? "" : "; did you mean \(suggestions.map { "'\($0)'" }.joined(separator: ", "))?")
-            case .invalidValue(let key, let problem):
-                "refused value for \(key): \(problem.message)" + (problem.hint.map { "\n  hint: \($0)" } ?? "")
+            case .unknownKey, .invalidValue:
+                message.map { message in message.text + (message.hint.map { "\n  hint: \($0)" } ?? "") } ?? ""
             case .store(let error):
                 error.description
             }
@@ -254,10 +261,8 @@ public final class Board: Sendable {
             details.layer = nil
             details.variant = nil
             details.errorCode = .typeMismatch
-            details.errorMessage = "\(key) is \(value.kindDescription), not \(T.valueType.withArticle)"
-            if T.valueType == .string, value.stringValue != nil {
-                details.errorMessage = "\(key) is \"\(value.plainText)\", which \(T.self) has no case for"
-            }
+            details.errorMessage = Message.typeMismatch(key: key, found: value, expected: T.valueType,
+                                                        swiftType: "\(T.self)").text
             return details
         }
         details.value = typed

@@ -34,7 +34,7 @@ struct ValidateCommand: ParsableCommand {
             for diagnostic in diagnostics { terminal.print(diagnostic: diagnostic) }
             let fileCount = report.registry.files.count
             let summary = "\(options.flags): \(report.registry.count) definitions in \(fileCount) file\(fileCount == 1 ? "" : "s"), "
-                + "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+                + Message.summary(errors: errors, warnings: warnings).text
             terminal.write((errors == 0 ? terminal.green(summary) : terminal.red(summary)) + "\n")
         }
         if errors > 0 { throw ExitCode(1) }

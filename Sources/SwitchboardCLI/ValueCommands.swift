@@ -145,9 +145,8 @@ struct ResetCommand: ParsableCommand {
 
 /// Reports a key no definition has, with the nearest keys, and returns the exit status to throw.
 func unknownKey(_ key: String, in board: Board) -> ExitCode {
-    let suggestions = Suggestions.near(key, in: board.registry.keys)
-    Terminal.standardError.write("error: unknown key '\(key)'"
-        + (suggestions.isEmpty ? "" : "\n  hint: did you mean \(suggestions.joined(separator: ", "))?") + "\n")
+    let message = Message.unknownKey(key, suggestions: Suggestions.near(key, in: board.registry.keys))
+    Terminal.standardError.print(diagnostic: message.diagnostic)
     return ExitCode(1)
 }
 

@@ -30,7 +30,7 @@ struct ScriptTests {
     @Test func noColourEvenForATerminalWhenNoColorIsSet() throws {
         // A script never colours; NO_COLOR is honoured at a terminal too (see InteractiveTests).
         let run = try runSwitchboard(["repl"], in: project.path, input: "get nope\n", environment: ["NO_COLOR": "1"])
-        #expect(run.stderr == "line 1: error: unknown key 'nope'\n  hint: `list` shows the keys\n")
+        #expect(run.stderr == "line 1: error: unknown key 'nope'\n  hint: list the keys to see which are defined\n")
     }
 
     @Test func overridesSurviveARestartOfTheREPL() throws {

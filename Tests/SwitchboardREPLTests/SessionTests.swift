@@ -21,7 +21,8 @@ struct SessionTests {
             #expect(!reply.succeeded, "\(line)")
             #expect(reply.errors == "error: unknown key 'app.them'\n  hint: did you mean 'app.theme'?\n", "\(line)")
         }
-        #expect(session.execute("get zzz").errors == "error: unknown key 'zzz'\n  hint: `list` shows the keys\n")
+        #expect(session.execute("get zzz").errors
+            == "error: unknown key 'zzz'\n  hint: list the keys to see which are defined\n")
     }
 
     @Test func setPersistsAndRefusesWhatDoesNotFit() throws {

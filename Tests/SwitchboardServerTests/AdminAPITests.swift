@@ -94,7 +94,8 @@ import Testing
 
     @Test(arguments: [
         (#"{"value": 1000}"#,
-         "refused value for app.upload.max_mb: 1000 is above the maximum 500 of app.upload.max_mb"),
+         "refused value for app.upload.max_mb: 1000 is above the maximum 500 of app.upload.max_mb; "
+            + "nothing was written"),
         (#"{"value": "big"}"#, nil),
         (#"{"text": "many"}"#, nil),
         (#"{"value": 1.5}"#, nil),

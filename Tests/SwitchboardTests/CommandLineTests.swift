@@ -90,7 +90,7 @@ struct CommandLineTests {
         let (directory, flags) = makeProject()
         let result = try runSwitchboard(["get", "--flags", flags, "app.new_flw"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("did you mean app.new_flow?"))
+        #expect(result.stderr == "error: unknown key 'app.new_flw'\n  hint: did you mean 'app.new_flow'?\n")
         _ = directory
     }
 

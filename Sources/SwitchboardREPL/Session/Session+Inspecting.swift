@@ -10,8 +10,7 @@ extension Session {
             keys = keys.filter { glob.hasWildcards ? glob.matches($0) : $0.hasPrefix(pattern) }
             if keys.isEmpty {
                 let near = Suggestions.near(pattern, in: board.registry.keys)
-                let hint = near.isEmpty ? "`list` with no pattern shows every key"
-                    : "did you mean \(near.map { "'\($0)'" }.joined(separator: ", "))?"
+                let hint = Message.didYouMean(near) ?? "`list` with no pattern shows every key"
                 return failure("no key matches '\(pattern)'", hint: hint)
             }
         }
@@ -85,7 +84,7 @@ extension Session {
             return Reply(output: output)
         }
         guard let info = CommandInfo.named(topic) else {
-            let hint = Suggestions.nearestCommand(to: topic).map { "did you mean '\($0)'?" } ?? "`help` lists them"
+            let hint = Suggestions.nearestCommand(to: topic).flatMap { Message.didYouMean([$0]) } ?? "`help` lists them"
             return failure("no command '\(topic)'", hint: hint)
         }
         var output = "usage: \(terminal.bold(info.usage))\n\n\(info.summary).\n\n"
@@ -129,7 +128,7 @@ extension Session {
             } else if context.attributes.removeValue(forKey: name) == nil {
                 let known = (self.context.targetingKey == nil ? [] : ["targetingKey"])
                     + self.context.attributes.keys.sorted()
-                let hint = Suggestions.nearest(to: name, in: known).map { "did you mean '\($0)'?" }
+                let hint = Suggestions.nearest(to: name, in: known).flatMap { Message.didYouMean([$0]) }
                     ?? (known.isEmpty ? "the context is empty" : "it has \(known.joined(separator: ", "))")
                 return failure("the context has no '\(name)'", hint: hint)
             }

@@ -124,8 +124,8 @@ extension Session {
         case .unknownKey(let key, _):
             return unknownKey(key)
         case .invalidValue(let key, let problem):
-            let hint = problem.hint ?? definition.map { "\(key) is \($0.type.withArticle)" }
-            return failure("refused value for \(key): \(problem.message); nothing was written", hint: hint)
+            let message = Message.refusedValue(key: key, problem: problem, type: definition?.type)
+            return failure(message.text, hint: message.hint)
         case .store(let problem):
             return failure(problem.message, hint: problem.hint)
         }

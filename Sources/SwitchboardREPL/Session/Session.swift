@@ -137,9 +137,7 @@ public final class Session {
 
     /// The reply for a key with no definition, suggesting the nearest keys.
     func unknownKey(_ key: String) -> Reply {
-        let near = Suggestions.near(key, in: board.registry.keys)
-        let hint = near.isEmpty ? "`list` shows the keys"
-            : "did you mean \(near.map { "'\($0)'" }.joined(separator: ", "))?"
-        return failure("unknown key '\(key)'", hint: hint)
+        let message = Message.unknownKey(key, suggestions: Suggestions.near(key, in: board.registry.keys))
+        return failure(message.text, hint: message.hint)
     }
 }

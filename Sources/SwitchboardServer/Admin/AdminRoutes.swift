@@ -111,9 +111,12 @@ struct AdminRoutes {
 
     private func unknownKey(_ key: String) -> ServerError {
         let suggestions = Suggestions.near(key, in: board.registry.keys)
-        let quoted = suggestions.map { "'\($0)'" }.joined(separator: ", ")
-        return .admin(.notFound, "unknown key '\(key)'", hint: suggestions.isEmpty ? nil : "did you mean \(quoted)?",
-                      suggestions: suggestions)
+        let message = Message.unknownKey(key, suggestions: suggestions)
+        return .admin(.notFound, message.text, hint: message.hint, suggestions: suggestions)
+    }
+
+    private func refused(_ message: Message) -> ServerError {
+        .admin(.badRequest, message.text, hint: message.hint)
     }
 
     private func refusal(_ error: Board.SetError) -> ServerError {
@@ -121,7 +124,7 @@ struct AdminRoutes {
         case .unknownKey(let key, _):
             unknownKey(key)
         case .invalidValue(let key, let problem):
-            .admin(.badRequest, "refused value for \(key): \(problem.message)", hint: problem.hint)
+            refused(Message.refusedValue(key: key, problem: problem, type: board.registry[key]?.type))
         case .store(let problem):
             .admin(.internalServerError, problem.message, hint: problem.hint)
         }
