@@ -205,7 +205,7 @@ public final class Board: Sendable {
     func lookup<T>(_ key: String, _ convert: (Value) -> T?) -> T? {
         cell.read { snapshot in
             guard let position = snapshot.registry.position(of: key) else { return nil }
-            let entry = snapshot.table.fast(position)
+            let entry = snapshot.fast(position)
             if entry.isDynamic { return snapshot.dynamicValue(at: position, context: .empty).flatMap(convert) }
             return entry.value.flatMap(convert)
         }

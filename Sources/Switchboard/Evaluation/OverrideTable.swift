@@ -3,17 +3,26 @@
 /// Publishing an override costs what it changes (and a few hundred bytes per ten thousand definitions), not a
 /// copy of the whole table.
 struct OverrideTable: Sendable {
-    private static let shift = 6
-    private static let mask = (1 << shift) - 1
+    static let shift = 6
+    static let mask = (1 << shift) - 1
 
     /// 64 consecutive positions: their entries, and the part of each that the hot path reads.
     final class Chunk: Sendable {
         let entries: [Snapshot.Entry]
-        let fast: [Snapshot.FastEntry]
+        /// The hot-path entries, in memory of their own so a lookup reads them through a plain pointer.
+        nonisolated(unsafe) let fast: UnsafeMutablePointer<Snapshot.FastEntry>
 
         init(_ entries: [Snapshot.Entry]) {
             self.entries = entries
-            fast = entries.map { Snapshot.FastEntry(value: $0.fixed.value, isDynamic: $0.isDynamic) }
+            fast = .allocate(capacity: entries.count)
+            for (index, entry) in entries.enumerated() {
+                (fast + index).initialize(to: Snapshot.FastEntry(value: entry.fixed.value, isDynamic: entry.isDynamic))
+            }
+        }
+
+        deinit {
+            fast.deinitialize(count: entries.count)
+            fast.deallocate()
         }
     }
 
@@ -45,10 +54,11 @@ struct OverrideTable: Sendable {
         chunks[position >> Self.shift].entries[position & Self.mask]
     }
 
-    /// What the hot path reads at a position.
-    @inline(__always)
-    func fast(_ position: Int) -> Snapshot.FastEntry {
-        chunks[position >> Self.shift].fast[position & Self.mask]
+    /// A new array of each chunk's hot-path entries, for a snapshot to read (and free) while it holds this table.
+    func fastPointers() -> UnsafeMutablePointer<UnsafeMutablePointer<Snapshot.FastEntry>> {
+        let pointers = UnsafeMutablePointer<UnsafeMutablePointer<Snapshot.FastEntry>>.allocate(capacity: max(1, chunks.count))
+        for (index, chunk) in chunks.enumerated() { (pointers + index).initialize(to: chunk.fast) }
+        return pointers
     }
 
     /// A table with some entries replaced, sharing every untouched chunk with this one.

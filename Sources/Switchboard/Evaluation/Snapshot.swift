@@ -90,6 +90,9 @@ public final class Snapshot: Sendable {
     public let revision: UInt64
     /// Every key's state, by position.
     let table: OverrideTable
+    /// Per chunk of the table, where its hot-path entries are: the lookup reads two plain pointers and touches no
+    /// reference count. The table's chunks own the memory, and this snapshot owns the table.
+    nonisolated(unsafe) let fastChunks: UnsafeMutablePointer<UnsafeMutablePointer<FastEntry>>
 
     /// The part of an entry the hot path reads.
     struct FastEntry: Sendable {
@@ -98,7 +101,7 @@ public final class Snapshot: Sendable {
     }
 
     /// The definitions.
-    public var registry: Registry { definitions.registry }
+    public let registry: Registry
     /// The engine for every targeted definition.
     var evaluator: FlagdEvaluator { definitions.evaluator }
     /// One entry per definition, in registry order.
@@ -159,6 +162,8 @@ public final class Snapshot: Sendable {
         orphans: [String: StoredOverride], storeVersion: UInt64, revision: UInt64, table: OverrideTable
     ) {
         self.definitions = definitions
+        self.registry = definitions.registry
+        self.fastChunks = table.fastPointers()
         self.fileLayer = fileLayer
         self.environmentLayer = environmentLayer
         self.orphans = orphans
@@ -208,6 +213,16 @@ public final class Snapshot: Sendable {
         return (snapshot, Array(replacements.keys))
     }
 
+    deinit {
+        fastChunks.deallocate()
+    }
+
+    /// What the hot path reads at a position.
+    @inline(__always)
+    func fast(_ position: Int) -> FastEntry {
+        fastChunks[position >> OverrideTable.shift][position & OverrideTable.mask]
+    }
+
     /// The entry of a key.
     public func entry(_ key: String) -> Entry? {
         registry.position(of: key).map { table[$0] }
@@ -218,7 +233,7 @@ public final class Snapshot: Sendable {
         guard let position = registry.position(of: key) else {
             return .failure(.flagNotFound, "no definition has the key \(key)")
         }
-        guard table.fast(position).isDynamic else { return table[position].fixed }
+        guard fast(position).isDynamic else { return table[position].fixed }
         return evaluate(position, context: context).resolution
     }
 
@@ -230,7 +245,7 @@ public final class Snapshot: Sendable {
     /// The value the definition at a position has for a context: the value of ``evaluate(_:context:)``'s
     /// resolution, without building the resolution. The typed lookups' path.
     public func value(at position: Int, context: EvaluationContext) -> Value? {
-        let fast = table.fast(position)
+        let fast = self.fast(position)
         guard fast.isDynamic else { return fast.value }
         return dynamicValue(at: position, context: context)
     }

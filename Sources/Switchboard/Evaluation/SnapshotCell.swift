@@ -40,10 +40,10 @@ final class SnapshotCell: Sendable {
     func read<R>(_ body: (Snapshot) -> R) -> R {
         let cache = ReaderCache.forCurrentThread()
         let number = publication.load(ordering: .acquiring)
-        if let slot = cache.slot(for: identity, publication: number) {
-            cache.depth += 1
-            defer { cache.depth -= 1 }
-            return cache.snapshot(at: slot)._withUnsafeGuaranteedRef(body)
+        if let snapshot = cache.snapshot(for: identity, publication: number) {
+            cache.enter()
+            defer { cache.leave() }
+            return snapshot._withUnsafeGuaranteedRef(body)
         }
         return readRefreshing(cache, body)
     }
@@ -53,11 +53,11 @@ final class SnapshotCell: Sendable {
         let (snapshot, number) = current.withLock { ($0.snapshot, $0.publication) }
         // A lookup nested in another lookup's body must not release the snapshot the outer body is using; it
         // reads with its own reference and leaves the cache as it is.
-        guard cache.depth == 0 else { return body(snapshot) }
-        let slot = cache.store(snapshot, for: identity, publication: number)
-        cache.depth += 1
-        defer { cache.depth -= 1 }
-        return cache.snapshot(at: slot)._withUnsafeGuaranteedRef(body)
+        guard !cache.isReading else { return body(snapshot) }
+        let retained = cache.store(snapshot, for: identity, publication: number)
+        cache.enter()
+        defer { cache.leave() }
+        return retained._withUnsafeGuaranteedRef(body)
     }
 
     /// The current snapshot, retained: for callers that keep it beyond one lookup.
@@ -78,10 +78,16 @@ final class SnapshotCell: Sendable {
     }
 }
 
-/// One thread's strong references to the snapshots it last read, one per cell, kept in thread-local storage.
-/// Only its own thread touches it, so it needs no synchronization.
-final class ReaderCache {
-    private struct Entry {
+/// One thread's strong references to the snapshots it last read, one per cell, in thread-local memory of its
+/// own. Only its thread touches it, through plain pointers: no lock, no reference count, no exclusivity check.
+struct ReaderCache {
+    private struct Header {
+        var depth: Int
+        var count: Int
+        var next: Int
+    }
+
+    private struct Slot {
         var cell: UInt64
         var publication: UInt64
         var snapshot: Unmanaged<Snapshot>
@@ -89,70 +95,84 @@ final class ReaderCache {
 
     /// How many cells a thread remembers; reading more cells than this in turn only costs the slow path.
     private static let capacity = 4
-    private var entries: [Entry] = []
-    private var next = 0
-    /// How many `read` bodies of this thread are running (nested lookups).
-    var depth = 0
+    private let header: UnsafeMutablePointer<Header>
+    private let slots: UnsafeMutablePointer<Slot>
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { pointer in
             guard let pointer else { return }
-            Unmanaged<ReaderCache>.fromOpaque(pointer).release()
+            ReaderCache(pointer).free()
         }
         precondition(status == 0, "pthread_key_create failed: \(status)")
         return key
     }()
 
-    deinit {
-        for entry in entries { entry.snapshot.release() }
+    private static let size = MemoryLayout<Header>.stride + capacity * MemoryLayout<Slot>.stride
+    private static let alignment = max(MemoryLayout<Header>.alignment, MemoryLayout<Slot>.alignment)
+
+    private init(_ memory: UnsafeMutableRawPointer) {
+        header = memory.assumingMemoryBound(to: Header.self)
+        slots = (memory + MemoryLayout<Header>.stride).assumingMemoryBound(to: Slot.self)
     }
 
     /// This thread's cache, created on its first lookup.
     @inline(__always)
     static func forCurrentThread() -> ReaderCache {
-        let key = Self.key
-        if let pointer = pthread_getspecific(key) {
-            return Unmanaged<ReaderCache>.fromOpaque(pointer).takeUnretainedValue()
-        }
-        let cache = ReaderCache()
-        pthread_setspecific(key, Unmanaged.passRetained(cache).toOpaque())
-        return cache
+        if let memory = pthread_getspecific(key) { return ReaderCache(memory) }
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: alignment)
+        memory.initializeMemory(as: Header.self, to: Header(depth: 0, count: 0, next: 0))
+        pthread_setspecific(key, memory)
+        return ReaderCache(memory)
     }
 
-    /// The slot holding a cell's snapshot, when it is the current publication.
+    /// Releases the snapshots and the memory, when the thread exits.
+    private func free() {
+        for index in 0..<header.pointee.count { slots[index].snapshot.release() }
+        (slots).deinitialize(count: header.pointee.count)
+        UnsafeMutableRawPointer(header).deallocate()
+    }
+
+    /// The cell's snapshot, when the cache holds its current publication.
     @inline(__always)
-    func slot(for cell: UInt64, publication: UInt64) -> Int? {
-        for index in entries.indices where entries[index].cell == cell {
-            return entries[index].publication == publication ? index : nil
+    func snapshot(for cell: UInt64, publication: UInt64) -> Unmanaged<Snapshot>? {
+        var index = 0
+        let count = header.pointee.count
+        while index < count {
+            if slots[index].cell == cell {
+                return slots[index].publication == publication ? slots[index].snapshot : nil
+            }
+            index += 1
         }
         return nil
     }
 
-    @inline(__always)
-    func snapshot(at slot: Int) -> Unmanaged<Snapshot> {
-        entries[slot].snapshot
-    }
+    /// Whether a lookup of this thread is running (a lookup nested in another's body).
+    var isReading: Bool { header.pointee.depth > 0 }
+
+    @inline(__always) func enter() { header.pointee.depth += 1 }
+    @inline(__always) func leave() { header.pointee.depth -= 1 }
 
     /// Keeps a strong reference to a cell's snapshot, releasing the one it replaces.
-    func store(_ snapshot: Snapshot, for cell: UInt64, publication: UInt64) -> Int {
+    func store(_ snapshot: Snapshot, for cell: UInt64, publication: UInt64) -> Unmanaged<Snapshot> {
         let retained = Unmanaged.passRetained(snapshot)
-        if let index = entries.firstIndex(where: { $0.cell == cell }) {
-            let old = entries[index].snapshot
-            entries[index] = Entry(cell: cell, publication: publication, snapshot: retained)
+        let slot = Slot(cell: cell, publication: publication, snapshot: retained)
+        let count = header.pointee.count
+        if let index = (0..<count).first(where: { slots[$0].cell == cell }) {
+            let old = slots[index].snapshot
+            slots[index] = slot
             old.release()
-            return index
+        } else if count < Self.capacity {
+            (slots + count).initialize(to: slot)
+            header.pointee.count = count + 1
+        } else {
+            // Full: replace the slot filled longest ago.
+            let index = header.pointee.next
+            header.pointee.next = (index + 1) % Self.capacity
+            let old = slots[index].snapshot
+            slots[index] = slot
+            old.release()
         }
-        if entries.count < Self.capacity {
-            entries.append(Entry(cell: cell, publication: publication, snapshot: retained))
-            return entries.count - 1
-        }
-        // Full: replace the slot filled longest ago.
-        let index = next
-        next = (next + 1) % Self.capacity
-        let old = entries[index].snapshot
-        entries[index] = Entry(cell: cell, publication: publication, snapshot: retained)
-        old.release()
-        return index
+        return retained
     }
 }
