@@ -102,25 +102,10 @@ public final class Board: Sendable {
     public var directory: String { inputs.directory ?? "" }
     /// The runtime store.
     public var store: any RuntimeStore { inputs.store }
+    /// The snapshot in service, and what keeps it current.
+    private let live: LiveSnapshot
+    /// The same cell as `live`'s, held here so a lookup reaches it in one step.
     private let cell: SnapshotCell
-    private let publisher = ChangePublisher()
-    private let state: Mutex<State>
-    /// Serializes publications, so snapshots are built from the latest state and published in revision order.
-    private let publishing = Mutex(())
-    private let watches = Mutex<[StoreWatch]>([])
-
-    private struct State {
-        /// Every stored override, as last read or written; mutated in place, so a write costs what it changes.
-        var runtime: [String: StoredOverride] = [:]
-        var storeVersion: UInt64 = 0
-        var loadDiagnostics: [Diagnostic]
-        var fileDiagnostics: [Diagnostic]
-        var status = BoardStatus()
-        var storeError: StoreError?
-        var fingerprints: [String: FileFingerprint]
-        var revision: UInt64 = 1
-    }
-
     /// Loads definitions from a directory with their override layers, and starts watching for changes.
     ///
     /// - Throws: ``LoadError`` with every diagnostic when the definitions or an override file have errors.
@@ -133,34 +118,12 @@ public final class Board: Sendable {
     /// - Throws: ``LoadError`` with every diagnostic when the definitions or an override file have errors.
     public init(inputs: BoardInputs, options: Options) throws(LoadError) {
         self.inputs = inputs
-        self.options = options
-        let loaded = inputs.load()
-        if loaded.hasErrors { throw LoadError(diagnostics: loaded.diagnostics) }
-        var state = State(loadDiagnostics: loaded.diagnostics, fileDiagnostics: loaded.files.diagnostics,
-                          fingerprints: loaded.fingerprints)
-        do {
-            let contents = try inputs.store.read()
-            state.runtime = contents.entries
-            state.storeVersion = contents.version
-        } catch {
-            state.storeError = error
-            state.status.storeProblem = error.description
-        }
-        let registry = loaded.report.registry
-        let snapshot = Snapshot(
-            definitions: CompiledDefinitions(registry: registry, fractionalAlgorithm: options.fractionalAlgorithm),
-            fileLayer: FileLayer.type(loaded.files, against: registry),
-            environmentLayer: EnvironmentLayer.type(inputs.environment, against: registry),
-            runtime: StoreContents(entries: state.runtime, version: state.storeVersion), revision: state.revision)
-        self.cell = SnapshotCell(snapshot)
-        self.state = Mutex(state)
-        if let interval = options.pollInterval { startWatching(every: interval) }
+        live = try LiveSnapshot(inputs: inputs, options: options)
+        cell = live.cell
     }
 
-    private let options: Options
-
     deinit {
-        for watch in watches.withLock({ $0 }) { watch.stop() }
+        live.stopWatching()
     }
 
     // MARK: - Lookups
@@ -340,17 +303,25 @@ public final class Board: Sendable {
     /// Removes every runtime override, orphans included.
     @discardableResult
     public func resetAll(actor: String) throws(SetError) -> UInt64 {
-        let keys = state.withLock { Array($0.runtime.keys) }
+        let keys = live.storedKeys
         return try write(keys.sorted().map { OverrideChange(key: $0, value: nil) }, actor: actor, condition: nil)
     }
 
     /// The stored override of a key (its value, who set it, when, and its version), when it has one.
     public func storedOverride(_ key: String) -> StoredOverride? {
-        state.withLock { $0.runtime[key] }
+        live.storedOverride(key)
     }
 
     /// The runtime store's version as this board last read or wrote it.
-    public var storeVersion: UInt64 { state.withLock { $0.storeVersion } }
+    public var storeVersion: UInt64 { live.storeVersion }
+
+    private func write(_ changes: [OverrideChange], actor: String, condition: WriteCondition?) throws(SetError) -> UInt64 {
+        do {
+            return try live.write(changes, actor: actor, condition: condition)
+        } catch {
+            throw .store(error)
+        }
+    }
 
     private func definition(for key: String) throws(SetError) -> Definition {
         let snapshot = cell.snapshot
@@ -360,46 +331,6 @@ public final class Board: Sendable {
         return definition
     }
 
-    private func write(_ changes: [OverrideChange], actor: String, condition: WriteCondition?) throws(SetError) -> UInt64 {
-        let write: StoreWrite
-        do {
-            write = try store.apply(changes, actor: actor, condition: condition)
-        } catch {
-            throw .store(error)
-        }
-        publishing.withLock { _ in
-            let contiguous = state.withLock { state -> Bool in
-                guard write.version == state.storeVersion + 1 else { return write.changed.isEmpty }
-                for (key, entry) in write.changed { state.runtime[key] = entry }
-                state.storeVersion = write.version
-                return true
-            }
-            if !contiguous {
-                // Someone else wrote in between: take the whole store, which has both writes.
-                refreshRuntimeLocked()
-            } else if !write.changed.isEmpty {
-                publishRuntime(changedKeys: Array(write.changed.keys))
-            }
-        }
-        return write.version
-    }
-
-    /// Builds and publishes the snapshot for changed stored overrides. Called while publishing.
-    private func publishRuntime(changedKeys: [String]) {
-        let (entries, version, revision) = state.withLock { state in
-            state.revision += 1
-            return (state.runtime, state.storeVersion, state.revision)
-        }
-        let (snapshot, positions) = cell.snapshot.updatingRuntime(
-            entries: entries, changedStoreKeys: changedKeys, storeVersion: version, revision: revision)
-        publish(snapshot, positions: positions)
-    }
-
-    private func publish(_ snapshot: Snapshot, positions: [Int]?) {
-        let old = cell.replace(with: snapshot)
-        publisher.send(.published(Publication(old: old, new: snapshot, positions: positions)))
-    }
-
     /// The last `limit` audit records, oldest first (none when the store cannot be read).
     public func auditLog(limit: Int = .max) -> [AuditRecord] {
         (try? store.auditLog(limit: limit)) ?? []
@@ -407,44 +338,22 @@ public final class Board: Sendable {
 
     // MARK: - Reloading and changes
 
-    /// Diagnostics that do not stop the board: warnings from loading, skipped overrides, orphans, and a corrupt
-    /// store.
-    public var diagnostics: [Diagnostic] {
-        let snapshot = cell.snapshot
-        return state.withLock { state in
-            var all = state.loadDiagnostics + snapshot.diagnostics
-            if let problem = state.storeError {
-                all.append(.error(at: nil, problem.message, hint: problem.hint))
-            }
-            return Diagnostic.sorted(all)
-        }
-    }
+    /// Diagnostics that do not stop the board: warnings from loading, skipped overrides, orphans, and a store that
+    /// cannot be read.
+    public var diagnostics: [Diagnostic] { live.diagnostics }
 
     /// The diagnostics about overrides only: skipped file and env values, orphaned runtime overrides, override
-    /// file warnings and a corrupt store. Definition warnings (stale flags) are `validate`'s business.
-    public var overrideDiagnostics: [Diagnostic] {
-        let snapshot = cell.snapshot
-        return state.withLock { state in
-            var all = state.fileDiagnostics + snapshot.diagnostics
-            if let problem = state.storeError {
-                all.append(.error(at: nil, problem.message, hint: problem.hint))
-            }
-            return Diagnostic.sorted(all)
-        }
-    }
+    /// file warnings and a store that cannot be read. Definition warnings (stale flags) are `validate`'s business.
+    public var overrideDiagnostics: [Diagnostic] { live.overrideDiagnostics }
 
     /// The problem with the runtime store, when it cannot be read.
-    public var storeProblem: StoreError? {
-        state.withLock { $0.storeError }
-    }
+    public var storeProblem: StoreError? { live.storeProblem }
 
     /// The errors of the last reload that failed; empty once a reload succeeds.
-    public var lastReloadErrors: [Diagnostic] {
-        state.withLock { $0.status.reloadErrors }
-    }
+    public var lastReloadErrors: [Diagnostic] { live.lastReloadErrors }
 
     /// The board's health: the last reload's errors and the store's problem.
-    public var status: BoardStatus { state.withLock { $0.status } }
+    public var status: BoardStatus { live.status }
 
     /// The revision of the snapshot in use; it grows with every change.
     public var revision: UInt64 { cell.snapshot.revision }
@@ -452,109 +361,17 @@ public final class Board: Sendable {
     /// Reloads definitions, override files and the runtime store. When the definitions or an override file have
     /// errors, the last good ones stay in use and the errors are returned (and kept in ``lastReloadErrors``).
     @discardableResult
-    public func reload() -> LoadReport {
-        publishing.withLock { _ in reloadLocked() }
-    }
-
-    private func reloadLocked() -> LoadReport {
-        let loaded = inputs.load()
-        if loaded.hasErrors {
-            let errors = loaded.diagnostics.filter(\.isError)
-            let status = state.withLock { state -> BoardStatus? in
-                state.fingerprints = loaded.fingerprints
-                guard state.status.reloadErrors != errors else { return nil }
-                state.status.reloadErrors = errors
-                return state.status
-            }
-            if let status { publisher.send(.status(status)) }
-            return LoadReport(registry: loaded.report.registry, diagnostics: loaded.diagnostics)
-        }
-        let contents = readStore()
-        let (revision, runtime, version, fixed) = state.withLock { state in
-            state.loadDiagnostics = loaded.diagnostics
-            state.fileDiagnostics = loaded.files.diagnostics
-            state.fingerprints = loaded.fingerprints
-            if let contents {
-                state.runtime = contents.entries
-                state.storeVersion = contents.version
-            }
-            state.revision += 1
-            let fixed = !state.status.reloadErrors.isEmpty
-            state.status.reloadErrors = []
-            return (state.revision, state.runtime, state.storeVersion, fixed ? state.status : nil)
-        }
-        let registry = loaded.report.registry
-        let snapshot = Snapshot(
-            definitions: CompiledDefinitions(registry: registry, fractionalAlgorithm: options.fractionalAlgorithm),
-            fileLayer: FileLayer.type(loaded.files, against: registry),
-            environmentLayer: EnvironmentLayer.type(inputs.environment, against: registry),
-            runtime: StoreContents(entries: runtime, version: version), revision: revision)
-        publish(snapshot, positions: nil)
-        if let fixed { publisher.send(.status(fixed)) }
-        return LoadReport(registry: registry, diagnostics: loaded.diagnostics)
-    }
-
-    /// Reads the store, recording (and announcing) whether it can be read. `nil` when it cannot: the last good
-    /// overrides stay in effect.
-    private func readStore() -> StoreContents? {
-        do {
-            let contents = try store.read()
-            recordStoreHealth(nil)
-            return contents
-        } catch {
-            recordStoreHealth(error)
-            return nil
-        }
-    }
-
-    /// Records whether the store can be read, and announces a change of that.
-    private func recordStoreHealth(_ error: StoreError?) {
-        let problem = error?.description
-        let status = state.withLock { state -> BoardStatus? in
-            state.storeError = error
-            guard state.status.storeProblem != problem else { return nil }
-            state.status.storeProblem = problem
-            return state.status
-        }
-        if let status { publisher.send(.status(status)) }
-    }
+    public func reload() -> LoadReport { live.reload() }
 
     /// Re-reads the runtime store (another process may have changed it) and publishes what changed.
-    public func refreshRuntime() {
-        publishing.withLock { _ in refreshRuntimeLocked() }
-    }
+    public func refreshRuntime() { live.refreshRuntime() }
 
-    private func refreshRuntimeLocked() {
-        let known = state.withLock { $0.storeVersion }
-        // A store that can tell what changed since the version in hand costs what changed; otherwise read all.
-        let delta: StoreDelta?
-        do {
-            delta = try store.changes(since: known)
-        } catch {
-            recordStoreHealth(error)
-            return
-        }
-        if let delta {
-            recordStoreHealth(nil)
-            guard delta.version != known else { return }
-            state.withLock { state in
-                for (key, entry) in delta.changed { state.runtime[key] = entry }
-                state.storeVersion = delta.version
-            }
-            if !delta.changed.isEmpty { publishRuntime(changedKeys: Array(delta.changed.keys)) }
-            return
-        }
-        guard let contents = readStore() else { return }
-        let changed = state.withLock { state -> [String] in
-            var changed: [String] = []
-            for (key, entry) in contents.entries where state.runtime[key] != entry { changed.append(key) }
-            for key in state.runtime.keys where contents.entries[key] == nil { changed.append(key) }
-            state.runtime = contents.entries
-            state.storeVersion = contents.version
-            return changed
-        }
-        if !changed.isEmpty { publishRuntime(changedKeys: changed) }
-    }
+    /// Checks once for changes made elsewhere: definition and override files (when watched), and the runtime
+    /// store. The watcher calls this on every poll; the REPL calls it before each prompt.
+    public func checkForChanges() { live.checkForChanges() }
+
+    /// Stops watching for changes (a board stops by itself when it is released).
+    public func stopWatching() { live.stopWatching() }
 
     /// Every change to a resolved value from now on: from ``set(_:to:actor:expectedVersion:)`` and
     /// ``reset(_:actor:expectedVersion:)``, from reloads (a key whose targeting changed is reported even when its
@@ -574,8 +391,8 @@ public final class Board: Sendable {
     /// each publication (with what changed) and each change of ``status``. The handler runs on the thread that
     /// made the change, after the change is in service; it must not block.
     public func subscribe(_ handler: @escaping @Sendable (BoardEvent) -> Void) -> Subscription {
-        let id = publisher.subscribe(handler)
-        return Subscription { [weak publisher] in publisher?.unsubscribe(id) }
+        let id = live.subscribe(handler)
+        return Subscription { [weak live] in live?.unsubscribe(id) }
     }
 
     /// A registration of ``subscribe(_:)``; cancelling or releasing it ends the deliveries.
@@ -598,38 +415,4 @@ public final class Board: Sendable {
         deinit { cancel() }
     }
 
-    /// Checks once for changes made elsewhere: definition and override files (when watched), and the runtime
-    /// store. The watcher calls this on every poll; the REPL calls it before each prompt.
-    public func checkForChanges() {
-        if options.watchDefinitions {
-            let fingerprints = state.withLock { $0.fingerprints }
-            if inputs.changed(since: fingerprints) {
-                reload()
-                return
-            }
-        }
-        refreshRuntime()
-    }
-
-    private func startWatching(every interval: Duration) {
-        let storeWatch = store.watch(every: interval) { [weak self] in self?.refreshRuntime() }
-        var all = [storeWatch]
-        if options.watchDefinitions {
-            let task = Task.detached { [weak self] in
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: interval)
-                    guard let self else { return }
-                    let fingerprints = self.state.withLock { $0.fingerprints }
-                    if self.inputs.changed(since: fingerprints) { self.reload() }
-                }
-            }
-            all.append(StoreWatch { task.cancel() })
-        }
-        watches.withLock { $0 = all }
-    }
-
-    /// Stops watching for changes (a board stops by itself when it is released).
-    public func stopWatching() {
-        for watch in watches.withLock({ $0 }) { watch.stop() }
-    }
 }
