@@ -36,12 +36,29 @@ let package = Package(
         .target(name: "SwitchboardTesting", dependencies: ["Switchboard"]),
         // A termios line editor for interactive prompts: editing keys, history, Tab completion.
         .target(name: "LineEditor"),
+        // What the command line and the REPL share on a terminal: colours, diagnostics, tables, glob patterns.
+        .target(name: "SwitchboardConsole", dependencies: ["Switchboard"]),
         // The debug REPL: sessions that run one command line each, Tab completion, and the interactive loop.
-        .target(name: "SwitchboardREPL", dependencies: ["Switchboard", "YAML", "LineEditor"]),
+        .target(name: "SwitchboardREPL", dependencies: ["Switchboard", "YAML", "LineEditor", "SwitchboardConsole"]),
         // Typed accessors: Swift source with one FlagKey per definition (`switchboard generate`).
         .target(name: "SwitchboardCodegen", dependencies: ["Switchboard", "YAML"]),
-        // Runs `switchboard generate` on a target's flags/ folder at every build.
-        .plugin(name: "SwitchboardGeneratorPlugin", capability: .buildTool(), dependencies: ["SwitchboardCLI"]),
+        // `generate` as a command, shared by `switchboard generate` and the build plugin's tool.
+        .target(
+            name: "SwitchboardGenerateCommand",
+            dependencies: [
+                "Switchboard", "SwitchboardCodegen", "SwitchboardConsole",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The build plugin's tool: `generate` alone, so a build that generates keys compiles no server stack.
+        .executableTarget(
+            name: "SwitchboardGenerate",
+            dependencies: [
+                "SwitchboardGenerateCommand", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Runs the generator on a target's flags/ folder at every build.
+        .plugin(name: "SwitchboardGeneratorPlugin", capability: .buildTool(), dependencies: ["SwitchboardGenerate"]),
         // The HTTP server: OFREP, the admin API, health and metrics, on Hummingbird.
         .target(
             name: "SwitchboardServer",
@@ -60,8 +77,10 @@ let package = Package(
             name: "SwitchboardCLI",
             dependencies: [
                 "Switchboard",
+                "SwitchboardConsole",
                 "SwitchboardREPL",
                 "SwitchboardCodegen",
+                "SwitchboardGenerateCommand",
                 "SwitchboardServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -94,7 +113,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchboardREPLTests",
-            dependencies: ["SwitchboardREPL", "Switchboard", "LineEditor", "SwitchboardCLI"],
+            dependencies: ["SwitchboardREPL", "SwitchboardConsole", "Switchboard", "LineEditor", "SwitchboardCLI"],
             resources: [.copy("Fixtures")]
         ),
     ]

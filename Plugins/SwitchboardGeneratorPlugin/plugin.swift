@@ -42,8 +42,8 @@ struct SwitchboardGeneratorPlugin: BuildToolPlugin {
         return [
             .buildCommand(
                 displayName: "Generating Switchboard keys for \(target.name)",
-                // Named after the executable target the plugin depends on (the built tool is `SwitchboardCLI`).
-                executable: try context.tool(named: "SwitchboardCLI").url,
+                // The executable target the plugin depends on: the generator alone, without the server stack.
+                executable: try context.tool(named: "SwitchboardGenerate").url,
                 arguments: [
                     "generate",
                     "--flags", flags.path(percentEncoded: false),

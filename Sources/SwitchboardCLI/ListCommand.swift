@@ -1,5 +1,6 @@
 import ArgumentParser
 import Switchboard
+import SwitchboardConsole
 import SwitchboardREPL
 import YAML
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Switchboard
+import SwitchboardConsole
 import SwitchboardREPL
 import SwitchboardServer
 

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Switchboard
+import SwitchboardConsole
+import SwitchboardGenerateCommand
 import SwitchboardREPL
 
 /// `switchboard`: validate, inspect and override flags and preferences.

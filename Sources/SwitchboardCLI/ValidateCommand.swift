@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Switchboard
+import SwitchboardConsole
 import SwitchboardREPL
 
 /// `switchboard validate`: checks every definitions file and reports every problem at once.

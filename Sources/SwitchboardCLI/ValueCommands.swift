@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Switchboard
+import SwitchboardConsole
 import SwitchboardREPL
 import YAML
 

@@ -1,3 +1,4 @@
+import SwitchboardConsole
 import Testing
 import SwitchboardREPL
 

@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardConsole
 import Testing
 @testable import SwitchboardREPL
 

@@ -1,4 +1,5 @@
 import Switchboard
+import SwitchboardConsole
 
 /// One parsed command line.
 enum Command: Equatable {

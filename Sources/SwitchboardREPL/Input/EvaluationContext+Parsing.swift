@@ -1,4 +1,5 @@
 import Switchboard
+import SwitchboardConsole
 import YAML
 
 extension EvaluationContext {

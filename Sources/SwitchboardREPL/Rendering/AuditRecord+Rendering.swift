@@ -1,4 +1,5 @@
 import Switchboard
+import SwitchboardConsole
 
 extension AuditRecord {
     /// The audit log as a table, oldest first (the REPL's `log` and `switchboard log`), or a sentence when it is

@@ -1,5 +1,6 @@
 import Foundation
 import Switchboard
+import SwitchboardConsole
 
 extension Explanation {
     /// The explanation as text: a header, one line per layer (highest first), and the verdict.

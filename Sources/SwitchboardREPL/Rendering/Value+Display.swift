@@ -1,4 +1,5 @@
 import Switchboard
+import SwitchboardConsole
 
 extension Value {
     /// A one-line rendering for tables: plain strings, compact JSON otherwise, cut at 30 characters.

@@ -1,4 +1,5 @@
 import Switchboard
+import SwitchboardConsole
 import Synchronization
 
 /// A resolved value that changed since the REPL last looked.

@@ -1,4 +1,5 @@
 import Switchboard
+import SwitchboardConsole
 
 /// The commands that only look: list, get, explain, diff, log, context and help.
 extension Session {

@@ -1,4 +1,5 @@
 import Switchboard
+import SwitchboardConsole
 
 /// The commands that change something: set, toggle, reset and reload.
 extension Session {

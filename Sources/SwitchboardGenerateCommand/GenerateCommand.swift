@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import Switchboard
 import SwitchboardCodegen
-import SwitchboardREPL
+import SwitchboardConsole
 
 /// `switchboard generate`: Swift source with a typed key for every definition, written to a file or standard
 /// output, or compared with a committed file (`--check`).
-struct GenerateCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct GenerateCommand: ParsableCommand {
+    /// The command's name, help and discussion.
+    public static let configuration = CommandConfiguration(
         commandName: "generate",
         abstract: "Write Swift source with a typed key for every flag and preference.",
         discussion: """
@@ -52,7 +53,11 @@ struct GenerateCommand: ParsableCommand {
         valueName: "yyyy-mm-dd"))
     var today: String?
 
-    func validate() throws {
+    /// Creates the command with its defaults (ArgumentParser fills in the options).
+    public init() {}
+
+    /// Checks the options.
+    public func validate() throws {
         if check && output == nil {
             throw ValidationError("--check needs --output FILE, the generated file to compare")
         }
@@ -61,7 +66,8 @@ struct GenerateCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    /// Generates, writes or checks the source.
+    public func run() throws {
         let day = today.flatMap(Day.init) ?? .today()
         let report = DefinitionLoader.load(directory: flags, today: day)
         let errorOutput = Terminal.standardError
