@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import Switchboard
@@ -15,6 +16,11 @@ import Switchboard
 /// A `PUT` body is `{"value": <JSON>}`, typed JSON checked against the definition, or `{"text": "…"}`, parsed
 /// by the key's type exactly as `switchboard set KEY TEXT` parses it; either may carry `"actor"` for the audit
 /// log (an `actor` query parameter works for `DELETE`). A refused value writes nothing.
+///
+/// Compare-and-set: every response about one key carries the version of its runtime override as its `ETag`
+/// (`"0"`: no override), and `PUT`/`DELETE` with `If-Match: "N"` write only while the override is still at
+/// version N, answering 412 when someone else changed it first. `GET /v1/flags` and `GET /v1/audit` carry the
+/// store's version.
 struct AdminRoutes {
     /// The actor recorded when a request names none.
     static let defaultActor = "admin-api"
@@ -39,14 +45,14 @@ struct AdminRoutes {
         let document: Value = [
             "revision": .int(Int(truncatingIfNeeded: snapshot.revision)), "flags": .list(flags),
         ]
-        return Response.json(document.json)
+        return tagged(Response.json(document.json), version: board.storeVersion)
     }
 
     /// `GET /v1/flags/{key}`.
     @Sendable func explain(_ request: Request, context: ServerContext) async throws -> Response {
         let key = Self.key(in: context)
         guard let explanation = board.explain(key) else { throw unknownKey(key) }
-        return Response.json(explanation.jsonValue.json)
+        return tagged(Response.json(explanation.jsonValue.json), key: key)
     }
 
     /// `PUT /v1/overrides/{key}`.
@@ -61,30 +67,32 @@ struct AdminRoutes {
             throw ServerError.admin(.badRequest, usage, hint: "for example {\"value\": 100, \"actor\": \"alice\"}")
         }
         let actor = body["actor"]?.stringValue ?? Self.actor(in: request)
+        let expected = try Self.expectedVersion(in: request)
         do {
             switch (body["value"], body["text"]) {
             case (let value?, nil):
-                try board.set(key, to: value, actor: actor)
+                try board.set(key, to: value, actor: actor, expectedVersion: expected)
             case (nil, .string(let text)?):
-                try board.set(key, text: text, actor: actor)
+                try board.set(key, text: text, actor: actor, expectedVersion: expected)
             default:
                 throw ServerError.admin(.badRequest, usage)
             }
         } catch let error as Board.SetError {
             throw refusal(error)
         }
-        return Response.json(board.resolve(key).jsonValue(key: key).json)
+        return tagged(Response.json(board.resolve(key).jsonValue(key: key).json), key: key)
     }
 
     /// `DELETE /v1/overrides/{key}`.
     @Sendable func removeOverride(_ request: Request, context: ServerContext) async throws -> Response {
         let key = Self.key(in: context)
+        let expected = try Self.expectedVersion(in: request)
         do {
-            try board.reset(key, actor: Self.actor(in: request))
+            try board.reset(key, actor: Self.actor(in: request), expectedVersion: expected)
         } catch {
             throw refusal(error)
         }
-        return Response.json(board.resolve(key).jsonValue(key: key).json)
+        return tagged(Response.json(board.resolve(key).jsonValue(key: key).json), key: key)
     }
 
     /// `GET /v1/audit`.
@@ -98,7 +106,32 @@ struct AdminRoutes {
         }
         // Each record in the audit log's own JSON form, one line of `audit.jsonl`.
         let records = board.auditLog(limit: limit).map(\.json).joined(separator: ",")
-        return Response.json("{\"records\":[" + records + "]}")
+        return tagged(Response.json("{\"records\":[" + records + "]}"), version: board.storeVersion)
+    }
+
+    /// A response with a version as its entity tag.
+    private func tagged(_ response: Response, version: UInt64) -> Response {
+        var response = response
+        response.headers[.eTag] = "\"\(version)\""
+        return response
+    }
+
+    /// A response with the version of a key's runtime override as its entity tag.
+    private func tagged(_ response: Response, key: String) -> Response {
+        tagged(response, version: board.storedOverride(key)?.version ?? 0)
+    }
+
+    /// The version `If-Match` asks for: `"N"` (or `W/"N"`); `nil` without the header.
+    static func expectedVersion(in request: Request) throws -> UInt64? {
+        guard let header = request.headers[.ifMatch] else { return nil }
+        var tag = header.trimmingCharacters(in: .whitespaces)
+        if tag.hasPrefix("W/") { tag.removeFirst(2) }
+        guard tag.count >= 2, tag.first == "\"", tag.last == "\"", let version = UInt64(tag.dropFirst().dropLast())
+        else {
+            throw ServerError.admin(.badRequest, "If-Match must be the ETag of an earlier response, such as \"3\", "
+                                        + "not \(header)", hint: "GET /v1/flags/{key} answers with the current ETag")
+        }
+        return version
     }
 
     private static func key(in context: ServerContext) -> String {
@@ -126,7 +159,11 @@ struct AdminRoutes {
         case .invalidValue(let key, let problem):
             refused(Message.refusedValue(key: key, problem: problem, type: board.registry[key]?.type))
         case .store(let problem):
-            .admin(.internalServerError, problem.message, hint: problem.hint)
+            switch problem.kind {
+            case .conflict: .admin(.preconditionFailed, problem.message, hint: problem.hint)
+            case .unavailable: .admin(.serviceUnavailable, problem.message, hint: problem.hint)
+            case .corrupt: .admin(.internalServerError, problem.message, hint: problem.hint)
+            }
         }
     }
 }
