@@ -106,23 +106,17 @@ final class LiveSnapshot: Sendable {
 
     /// Diagnostics that do not stop the board: warnings from loading, skipped overrides, orphans, and a corrupt
     /// store.
-    var diagnostics: [Diagnostic] {
-        let snapshot = cell.snapshot
-        return state.withLock { state in
-            var all = state.loadDiagnostics + snapshot.diagnostics
-            if let problem = state.storeError {
-                all.append(.error(at: nil, problem.message, hint: problem.hint))
-            }
-            return Diagnostic.sorted(all)
-        }
-    }
+    var diagnostics: [Diagnostic] { diagnostics(besides: \.loadDiagnostics) }
 
     /// The diagnostics about overrides only: skipped file and env values, orphaned runtime overrides, override
     /// file warnings and a corrupt store. Definition warnings (stale flags) are `validate`'s business.
-    var overrideDiagnostics: [Diagnostic] {
+    var overrideDiagnostics: [Diagnostic] { diagnostics(besides: \.fileDiagnostics) }
+
+    /// The snapshot's diagnostics and the store's problem, with the load's diagnostics that `path` picks.
+    private func diagnostics(besides path: KeyPath<State, [Diagnostic]>) -> [Diagnostic] {
         let snapshot = cell.snapshot
         return state.withLock { state in
-            var all = state.fileDiagnostics + snapshot.diagnostics
+            var all = state[keyPath: path] + snapshot.diagnostics
             if let problem = state.storeError {
                 all.append(.error(at: nil, problem.message, hint: problem.hint))
             }

@@ -118,8 +118,7 @@ public struct BoardInputs: Sendable {
         })).sorted()
         for path in paths {
             let files = FileOverrides.load(paths: [path], required: requiredOverrideFiles)
-            diagnostics += files.diagnostics
-            if !report.hasErrors { diagnostics += FileLayer.type(files, against: report.registry).diagnostics }
+            diagnostics += report.hasErrors ? files.diagnostics : files.diagnostics(against: report.registry)
         }
         return (report, Diagnostic.sorted(diagnostics))
     }

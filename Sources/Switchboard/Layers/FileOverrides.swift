@@ -100,8 +100,7 @@ public struct FileOverrides: Sendable {
     /// Checks the layer against definitions: values that do not fit (skipped at run time) and keys without a
     /// definition, as warnings at their place in the files. `validate` reports these for every override file.
     public func diagnostics(against registry: Registry) -> [Diagnostic] {
-        let snapshot = Snapshot(registry: registry, files: self, environment: [:], runtime: [:], revision: 0)
-        return diagnostics + snapshot.diagnostics
+        diagnostics + FileLayer.type(self, against: registry).diagnostics
     }
 
     /// Every override file of a definitions directory: `environments/*.yaml` in name order, then
