@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "YAML", targets: ["YAML"]),
         .library(name: "SwitchboardServer", targets: ["SwitchboardServer"]),
         .library(name: "SwitchboardTesting", targets: ["SwitchboardTesting"]),
+        .library(name: "SwitchboardPostgres", targets: ["SwitchboardPostgres"]),
         .executable(name: "switchboard", targets: ["SwitchboardCLI"]),
         .plugin(name: "SwitchboardGenerator", targets: ["SwitchboardGeneratorPlugin"]),
     ],
@@ -20,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // libyaml, the system library (Debian: libyaml-dev).
@@ -32,6 +35,18 @@ let package = Package(
         .target(name: "YAML", dependencies: ["CLibYAML"]),
         // Definitions, registry, layers, evaluation and the typed lookup API.
         .target(name: "Switchboard", dependencies: ["YAML"]),
+        // The runtime store in PostgreSQL, shared by every replica, with LISTEN/NOTIFY.
+        .target(
+            name: "SwitchboardPostgres",
+            dependencies: [
+                "Switchboard",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Test helpers for users' own tests: a board from YAML text with an in-memory store and a manual clock.
         .target(name: "SwitchboardTesting", dependencies: ["Switchboard"]),
         // A termios line editor for interactive prompts: editing keys, history, Tab completion.
@@ -81,6 +96,7 @@ let package = Package(
                 "SwitchboardREPL",
                 "SwitchboardCodegen",
                 "SwitchboardGenerateCommand",
+                "SwitchboardPostgres",
                 "SwitchboardServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -94,6 +110,7 @@ let package = Package(
         ),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
         .testTarget(name: "SwitchboardTestingTests", dependencies: ["Switchboard", "SwitchboardTesting"]),
+        .testTarget(name: "SwitchboardPostgresTests", dependencies: ["Switchboard", "SwitchboardPostgres"]),
         .testTarget(
             name: "SwitchboardServerTests",
             dependencies: [

@@ -82,7 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// Opens the board as `openBoard()` does, but watching: the store and definitions are polled every 200 ms, so
     /// with the server's own check a change is served well within a second.
     private func openWatchedBoard() throws -> Board {
-        var boardOptions = options.boardOptions
+        var boardOptions = try options.boardOptions()
         boardOptions.pollInterval = .milliseconds(200)
         boardOptions.watchDefinitions = true
         do {

@@ -3,6 +3,7 @@ import Foundation
 import Switchboard
 import SwitchboardConsole
 import SwitchboardGenerateCommand
+import SwitchboardPostgres
 import SwitchboardREPL
 
 /// `switchboard`: validate, inspect and override flags and preferences.
@@ -52,18 +53,48 @@ struct GlobalOptions: ParsableArguments {
         valueName: "name"))
     var environmentName: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The runtime override store: postgres://user:password@host:port/database[?sslmode=require] for PostgreSQL "
+            + "(default: $SWITCHBOARD_STORE, else the file store at --state).",
+        valueName: "url"))
+    var store: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "A file whose first line is the database password (instead of the URL or $PGPASSWORD).",
+        valueName: "path"))
+    var storePasswordFile: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The scope of the overrides in a shared database (default: $SWITCHBOARD_SCOPE, else the environment name, "
+            + "else `default`).",
+        valueName: "name"))
+    var scope: String?
+
     @Flag(name: .long, help: "Print machine-readable JSON.")
     var json = false
 
-    /// Board options from the command line.
-    var boardOptions: Board.Options {
-        Board.Options(environmentName: environmentName, statePath: state, pollInterval: nil)
+    /// Board options from the command line; a database store is opened here, so a bad URL, a wrong password or a
+    /// missing database fails before anything else, and the message never shows the password.
+    func boardOptions() throws -> Board.Options {
+        var options = Board.Options(environmentName: environmentName, statePath: state, pollInterval: nil)
+        let environment = ProcessInfo.processInfo.environment
+        guard let url = store ?? environment["SWITCHBOARD_STORE"], !url.isEmpty else { return options }
+        let scope = scope ?? environment["SWITCHBOARD_SCOPE"] ?? (environmentName ?? environment["SWITCHBOARD_ENV"])
+            .flatMap { $0.isEmpty ? nil : $0 } ?? "default"
+        do {
+            options.store = try PostgresStore(url: url, scope: scope, passwordFile: storePasswordFile)
+        } catch {
+            Terminal.standardError.print(diagnostic: .error(at: nil, error.message, hint: error.hint))
+            throw ExitCode(1)
+        }
+        return options
     }
 
     /// Opens the board, or prints the diagnostics and exits 1.
     func openBoard() throws -> Board {
+        let options = try boardOptions()
         do {
-            let board = try Board(directory: flags, options: boardOptions)
+            let board = try Board(directory: flags, options: options)
             for diagnostic in board.overrideDiagnostics where !json {
                 Terminal.standardError.print(diagnostic: diagnostic)
             }

@@ -16,7 +16,7 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         // Every override file is checked, not only the selected environment's: each is meant for some deployment.
-        let (report, diagnostics) = BoardInputs(directory: options.flags, options: options.boardOptions)
+        let (report, diagnostics) = BoardInputs(directory: options.flags, options: try options.boardOptions())
             .validationDiagnostics()
         let errors = diagnostics.count(where: \.isError)
         let warnings = diagnostics.count - errors

@@ -166,7 +166,7 @@ struct LogCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = BoardInputs(directory: options.flags, options: options.boardOptions).store
+        let store = BoardInputs(directory: options.flags, options: try options.boardOptions()).store
         let records: [AuditRecord]
         do {
             records = try store.auditLog(limit: limit ?? .max)

@@ -166,7 +166,7 @@ public final class FileStore: RuntimeStore {
             }
         }
         let version = before.version + 1
-        let time = Clock.timestamp()
+        let time = StoredOverride.currentTime()
         var after = before.entries
         var changed: [String: StoredOverride?] = [:]
         var records: [AuditRecord] = []

@@ -83,6 +83,9 @@ public struct StoredOverride: Sendable, Hashable {
     /// The store version of the write that set it (0 for overrides written before stores had versions).
     public var version: UInt64
 
+    /// The current time as stores record it: ISO 8601 UTC with milliseconds, `2026-11-23T14:05:09.123Z`.
+    public static func currentTime() -> String { Clock.timestamp() }
+
     /// Creates an override.
     public init(value: Value, actor: String, time: String, version: UInt64 = 0) {
         self.value = value
