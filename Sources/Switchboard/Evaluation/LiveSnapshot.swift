@@ -47,18 +47,28 @@ final class LiveSnapshot: Sendable {
             state.storeError = error
             state.status.storeProblem = error.description
         }
-        let registry = loaded.report.registry
-        let snapshot = Snapshot(
-            definitions: CompiledDefinitions(registry: registry, fractionalAlgorithm: options.fractionalAlgorithm),
-            fileLayer: FileLayer.type(loaded.files, against: registry),
-            environmentLayer: EnvironmentLayer.type(inputs.environment, against: registry),
-            runtime: StoreContents(entries: state.runtime, version: state.storeVersion), revision: state.revision)
+        let snapshot = Self.build(loaded, inputs: inputs, options: options,
+                                  runtime: StoreContents(entries: state.runtime, version: state.storeVersion),
+                                  revision: state.revision)
         self.cell = SnapshotCell(snapshot)
         self.state = Mutex(state)
         if let interval = options.pollInterval { startWatching(every: interval) }
     }
 
     private let options: Board.Options
+
+    /// A whole snapshot: the definitions compiled, every layer typed against them.
+    private static func build(
+        _ loaded: BoardInputs.Loaded, inputs: BoardInputs, options: Board.Options, runtime: StoreContents,
+        revision: UInt64
+    ) -> Snapshot {
+        let registry = loaded.report.registry
+        return Snapshot(
+            definitions: CompiledDefinitions(registry: registry, fractionalAlgorithm: options.fractionalAlgorithm),
+            fileLayer: FileLayer.type(loaded.files, against: registry),
+            environmentLayer: EnvironmentLayer.type(inputs.environment, against: registry),
+            runtime: runtime, storeKind: inputs.store.kind, revision: revision)
+    }
     private let inputs: BoardInputs
     private var store: any RuntimeStore { inputs.store }
 
@@ -175,11 +185,8 @@ final class LiveSnapshot: Sendable {
             return (state.revision, state.runtime, state.storeVersion, fixed ? state.status : nil)
         }
         let registry = loaded.report.registry
-        let snapshot = Snapshot(
-            definitions: CompiledDefinitions(registry: registry, fractionalAlgorithm: options.fractionalAlgorithm),
-            fileLayer: FileLayer.type(loaded.files, against: registry),
-            environmentLayer: EnvironmentLayer.type(inputs.environment, against: registry),
-            runtime: StoreContents(entries: runtime, version: version), revision: revision)
+        let snapshot = Self.build(loaded, inputs: inputs, options: options,
+                                  runtime: StoreContents(entries: runtime, version: version), revision: revision)
         publish(snapshot, positions: nil)
         if let fixed { publisher.send(.status(fixed)) }
         return LoadReport(registry: registry, diagnostics: loaded.diagnostics)

@@ -86,6 +86,8 @@ public final class Snapshot: Sendable {
     public let orphans: [String: StoredOverride]
     /// The runtime store's version these overrides were read at.
     public let storeVersion: UInt64
+    /// The runtime store's kind (`file`, `postgres`), which `explain` names.
+    public let storeKind: String
     /// A number that changes with every publication, for ETags and health.
     public let revision: UInt64
     /// Every key's state, by position.
@@ -123,13 +125,13 @@ public final class Snapshot: Sendable {
     /// Resolves every key through the layers.
     public convenience init(
         definitions: CompiledDefinitions, fileLayer: LayerResult, environmentLayer: LayerResult,
-        runtime: StoreContents, revision: UInt64
+        runtime: StoreContents, storeKind: String = "file", revision: UInt64
     ) {
         let registry = definitions.registry
         var entries: [Entry] = []
         entries.reserveCapacity(registry.count)
         for definition in registry.definitions {
-            let (typed, storedKey) = RuntimeLayer.type(definition, entries: runtime.entries)
+            let (typed, storedKey) = RuntimeLayer.type(definition, entries: runtime.entries, store: storeKind)
             entries.append(Entry(definition: definition, file: fileLayer.keys[definition.key],
                                  env: environmentLayer.keys[definition.key], runtime: typed, storedKey: storedKey))
         }
@@ -143,7 +145,8 @@ public final class Snapshot: Sendable {
             entries[index].fixed = Self.evaluate(index, context: .empty, table: draft, definitions: definitions).resolution
         }
         self.init(definitions: definitions, fileLayer: fileLayer, environmentLayer: environmentLayer, orphans: orphans,
-                  storeVersion: runtime.version, revision: revision, table: OverrideTable(entries: entries))
+                  storeVersion: runtime.version, storeKind: storeKind, revision: revision,
+                  table: OverrideTable(entries: entries))
     }
 
     /// Resolves a registry with override files, an environment and stored overrides (for tools and tests).
@@ -159,7 +162,8 @@ public final class Snapshot: Sendable {
 
     private init(
         definitions: CompiledDefinitions, fileLayer: LayerResult, environmentLayer: LayerResult,
-        orphans: [String: StoredOverride], storeVersion: UInt64, revision: UInt64, table: OverrideTable
+        orphans: [String: StoredOverride], storeVersion: UInt64, storeKind: String, revision: UInt64,
+        table: OverrideTable
     ) {
         self.definitions = definitions
         self.registry = definitions.registry
@@ -168,6 +172,7 @@ public final class Snapshot: Sendable {
         self.environmentLayer = environmentLayer
         self.orphans = orphans
         self.storeVersion = storeVersion
+        self.storeKind = storeKind
         self.revision = revision
         self.table = table
     }
@@ -188,7 +193,7 @@ public final class Snapshot: Sendable {
         for key in RuntimeLayer.affectedDefinitions(by: changedStoreKeys, registry: registry) {
             guard let position = registry.position(of: key) else { continue }
             let definition = registry.definitions[position]
-            let (typed, storedKey) = RuntimeLayer.type(definition, entries: entries)
+            let (typed, storedKey) = RuntimeLayer.type(definition, entries: entries, store: storeKind)
             replacements[position] = Entry(definition: definition, file: fileLayer.keys[key],
                                            env: environmentLayer.keys[key], runtime: typed, storedKey: storedKey)
         }
@@ -208,7 +213,7 @@ public final class Snapshot: Sendable {
             }
         }
         let snapshot = Snapshot(definitions: definitions, fileLayer: fileLayer, environmentLayer: environmentLayer,
-                                orphans: orphans, storeVersion: storeVersion, revision: revision,
+                                orphans: orphans, storeVersion: storeVersion, storeKind: storeKind, revision: revision,
                                 table: table.replacing(replacements))
         return (snapshot, Array(replacements.keys))
     }

@@ -26,16 +26,18 @@ public enum Origin: Sendable, Hashable, CustomStringConvertible {
     case file(SourceLocation)
     /// An environment variable, with its text.
     case environment(variable: String, text: String)
-    /// The runtime store: who set it and when (ISO 8601, UTC); `storedAs` names the old key of a renamed one.
-    case runtime(actor: String, time: String, storedAs: String?)
+    /// The runtime store: who set it and when (ISO 8601, UTC), which store (`file`, `postgres`) at which version;
+    /// `storedAs` names the old key of a renamed one.
+    case runtime(actor: String, time: String, storedAs: String?, store: String, version: UInt64)
 
     /// `flags/a.yaml:3:5`, `SWITCHBOARD_A=1`, `set by alice at 2026-11-22T07:00:00Z`.
     public var description: String {
         switch self {
         case .file(let location): "\(location)"
         case .environment(let variable, let text): "\(variable)=\(text)"
-        case .runtime(let actor, let time, let storedAs):
-            "set by \(actor) at \(time)" + (storedAs.map { " (stored as \($0), renamed)" } ?? "")
+        case .runtime(let actor, let time, let storedAs, let store, let version):
+            "set by \(actor) at \(time) (\(store)" + (version > 0 ? ", version \(version)" : "") + ")"
+                + (storedAs.map { " (stored as \($0), renamed)" } ?? "")
         }
     }
 }

@@ -7,13 +7,14 @@
 public enum RuntimeLayer {
     /// Types one definition's stored override. Returns the typed override and the store key it came from.
     public static func type(
-        _ definition: Definition, entries: [String: StoredOverride]
+        _ definition: Definition, entries: [String: StoredOverride], store: String = "file"
     ) -> (typed: TypedOverride, storedKey: String?) {
         let stored = entries[definition.key].map { (definition.key, $0) }
             ?? definition.renamedFrom.lazy.compactMap { old in entries[old].map { (old, $0) } }.first
         guard let (storedKey, entry) = stored else { return (TypedOverride(), nil) }
         let origin = Origin.runtime(actor: entry.actor, time: entry.time,
-                                    storedAs: storedKey == definition.key ? nil : storedKey)
+                                    storedAs: storedKey == definition.key ? nil : storedKey, store: store,
+                                    version: entry.version)
         let value = definition.type == .double ? entry.value.doubleValue.map(Value.double) ?? entry.value : entry.value
         if let problem = definition.problem(with: value) {
             let override = Override(key: definition.key, value: entry.value, layer: .runtime, origin: origin)

@@ -70,7 +70,7 @@ struct ChangeTracker {
                 continue
             }
             var actor: String?
-            if state.layer == .runtime, case .runtime(let who, _, _) = snapshot.entry(key)?.override?.origin {
+            if state.layer == .runtime, case .runtime(let who, _, _, _, _) = snapshot.entry(key)?.override?.origin {
                 actor = who
             }
             changes.append(ValueChange(key: key, old: seen[key]?.value, new: state.value, layer: state.layer,
