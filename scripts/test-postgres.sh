@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/test-postgres.sh start [DIR] | stop DIR | restart DIR
+# scripts/test-postgres.sh start [DIR] | stop DIR | restart DIR | pause DIR | resume DIR
 #
 # A throwaway PostgreSQL cluster for Switchboard's tests and benchmarks, on a free loopback port.
 #   start    initdb into DIR (default: a new temporary folder), start the server, create the role and database
@@ -8,10 +8,19 @@
 #            The cluster's folder is the second line, for `stop`.
 #   stop     stop the server and remove DIR.
 #   restart  `pg_ctl restart` (for outage tests): the server goes away and comes back on the same port.
+#   pause    stop the server but keep its data (an outage, until `resume`).
+#   resume   start the paused server again on the same port.
 #
 # PostgreSQL refuses to run as root, so as root the cluster belongs to the `postgres` user. Needs PostgreSQL's
 # server binaries (Debian: apt-get install postgresql); PG_BIN overrides where they are.
 set -euo pipefail
+
+# Close every inherited descriptor above standard error: the server this starts outlives the script, and must not
+# hold open a descriptor that its caller waits on (Foundation's Process watches one to see the script exit).
+for fd in /proc/$$/fd/*; do
+    fd="${fd##*/}"
+    if [ "$fd" -gt 2 ] 2>/dev/null; then eval "exec $fd>&-" 2>/dev/null || true; fi
+done
 
 bin="${PG_BIN:-}"
 if [ -z "$bin" ]; then
@@ -61,8 +70,18 @@ SQL
         as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -m fast \
             -o "-p $port -k $dir -c listen_addresses=127.0.0.1" restart >/dev/null
         ;;
+    pause)
+        dir="${2:?usage: scripts/test-postgres.sh pause DIR}"
+        as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+        ;;
+    resume)
+        dir="${2:?usage: scripts/test-postgres.sh resume DIR}"
+        port="$(cat "$dir/port")"
+        as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+            -o "-p $port -k $dir -c listen_addresses=127.0.0.1" start >/dev/null
+        ;;
     *)
-        echo "usage: scripts/test-postgres.sh start [DIR] | stop DIR | restart DIR" >&2
+        echo "usage: scripts/test-postgres.sh start [DIR] | stop DIR | restart DIR | pause DIR | resume DIR" >&2
         exit 2
         ;;
 esac

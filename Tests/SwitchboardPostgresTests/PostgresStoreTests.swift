@@ -178,3 +178,60 @@ struct PostgresStoreTests {
         #expect(try store.auditLog(limit: 10).isEmpty)
     }
 }
+
+/// A database outage, on a cluster of the test's own (so other tests keep theirs): lookups keep the last values,
+/// writes fail cleanly, health says why, and every board catches up when the database returns.
+@Suite(.enabled(if: TestDatabase.url != nil, TestDatabase.skipNote))
+struct PostgresOutageTests {
+    /// `scripts/test-postgres.sh` with arguments; its standard output.
+    @discardableResult
+    static func cluster(_ arguments: String...) throws -> String {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [root.appendingPathComponent("scripts/test-postgres.sh").path] + arguments
+        // Into a file, not a pipe: the database server the script starts outlives it, and would hold a pipe open.
+        let outputPath = NSTemporaryDirectory() + "test-postgres-\(UUID().uuidString).out"
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        let data = FileManager.default.contents(atPath: outputPath) ?? Data()
+        guard process.terminationStatus == 0 else {
+            throw StoreError(message: "scripts/test-postgres.sh \(arguments.joined(separator: " ")) failed")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    @Test func boardsKeepServingThroughAnOutageAndCatchUpAfterIt() async throws {
+        let lines = try Self.cluster("start").split(separator: "\n").map(String.init)
+        let (url, directory) = (lines[0], lines[1])
+        defer { _ = try? Self.cluster("stop", directory) }
+        let scope = "outage"
+        let writer = try TestDatabase.board(PostgresStore(url: url, scope: scope))
+        let reader = try TestDatabase.board(
+            PostgresStore(endpoint: .init(url: url), scope: scope, pollInterval: .seconds(1)), polling: .seconds(1))
+        try writer.set("limit", to: 10, actor: "before")
+        await TestDatabase.waitUntil("the reader sees the first write") { reader.int("limit", default: 0) == 10 }
+
+        try Self.cluster("pause", directory)
+        #expect(throws: Board.SetError.self) { try writer.set("limit", to: 11, actor: "during") }
+        await TestDatabase.waitUntil("the reader reports the outage") { reader.status.storeProblem != nil }
+        let problem = reader.status.storeProblem ?? ""
+        #expect(problem.contains("127.0.0.1"), "\(problem)")
+        #expect(!problem.contains(":switchboard@"), "the password must not show: \(problem)")
+        #expect(reader.int("limit", default: 0) == 10)
+
+        try Self.cluster("resume", directory)
+        // A write made while the reader may still be reconnecting reaches it once it has.
+        await TestDatabase.waitUntil("the writer writes again") {
+            (try? writer.set("limit", to: 12, actor: "after")) != nil
+        }
+        await TestDatabase.waitUntil("the reader catches up") { reader.int("limit", default: 0) == 12 }
+        await TestDatabase.waitUntil("the reader is healthy") { reader.status.storeProblem == nil }
+        #expect(writer.auditLog().map(\.actor) == ["before", "after"])
+    }
+}
