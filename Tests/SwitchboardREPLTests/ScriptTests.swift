@@ -1,6 +1,7 @@
 import Foundation
 import Switchboard
 import Testing
+import SwitchboardTestSupport
 
 /// `switchboard repl` run as a real process with a script on standard input.
 @Suite(.serialized)
@@ -10,10 +11,10 @@ struct ScriptTests {
     /// The transcript of a script that runs every command and every kind of bad input, compared with the one
     /// kept beside it (times and the project's path normalised).
     @Test func theTourTranscript() throws {
-        let run = try runSwitchboard(["repl"], in: project.path, input: Fixtures.text("scripts/tour.txt"))
+        let run = try runSwitchboard(["repl"], in: project.path, input: try fixtures.text("scripts/tour.txt"))
         let normalise = { (text: String) in withoutTimes(text).replacing(project.path, with: "<project>") }
-        #expect(normalise(run.stdout) == Fixtures.text("scripts/tour.out"))
-        #expect(normalise(run.stderr) == Fixtures.text("scripts/tour.err"))
+        #expect(normalise(run.stdout) == (try fixtures.text("scripts/tour.out")))
+        #expect(normalise(run.stderr) == (try fixtures.text("scripts/tour.err")))
         // Commands failed, so the script fails; `quit` ended it before its last line.
         #expect(run.status == 1)
         #expect(!run.stdout.contains("\u{1B}"), "no colour in a script")
