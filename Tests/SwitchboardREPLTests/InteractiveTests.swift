@@ -179,7 +179,7 @@ final class REPLTerminal {
     func stop() {
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            try? SwitchboardTestSupport.waitForExit(process)
         }
         close(master)
     }

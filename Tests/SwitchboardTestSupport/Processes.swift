@@ -1,4 +1,8 @@
 import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a finished process printed and how it exited.
 public struct ProcessResult: Sendable {
@@ -23,10 +27,12 @@ public func testEnvironment(_ extra: [String: String] = [:]) -> [String: String]
 }
 
 /// Runs a program to completion with ``testEnvironment(_:)`` plus `environment`, `input` on standard input
-/// (a pipe, closed after it), in `directory` when given.
+/// (a pipe, closed after it), in `directory` when given. A program still running after `timeout` is killed and
+/// ``DeadlineExceeded`` thrown, so a hung child fails the test instead of hanging the run.
 public func runProcess(
     _ executable: URL, _ arguments: [String], in directory: String? = nil, input: String? = nil,
-    environment: [String: String] = [:]
+    environment: [String: String] = [:], timeout: Duration = .seconds(600),
+    file: String = #fileID, line: Int = #line
 ) throws -> ProcessResult {
     let process = Process()
     process.executableURL = executable
@@ -38,12 +44,25 @@ public func runProcess(
     process.standardError = err
     process.standardInput = inputPipe
     try process.run()
+    let timedOut = Mutex(false)
+    let watchdog = DispatchWorkItem { [pid = process.processIdentifier] in
+        timedOut.withLock { $0 = true }
+        kill(pid, SIGKILL)
+    }
+    let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
+    defer { watchdog.cancel() }
     if let input { inputPipe.fileHandleForWriting.write(Data(input.utf8)) }
     try inputPipe.fileHandleForWriting.close()
     // Read both pipes to the end before waiting, so a chatty process never blocks on a full pipe.
     let stdout = out.fileHandleForReading.readDataToEndOfFile()
     let stderr = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
+    watchdog.cancel()
+    if timedOut.withLock({ $0 }) {
+        throw DeadlineExceeded(what: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) to finish",
+                               timeout: timeout, file: file, line: line)
+    }
     return ProcessResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                          stderr: String(decoding: stderr, as: UTF8.self))
 }
@@ -52,10 +71,11 @@ public func runProcess(
 /// says otherwise.
 @discardableResult
 public func runSwitchboard(
-    _ arguments: [String], in directory: String? = nil, input: String? = nil, environment: [String: String] = [:]
+    _ arguments: [String], in directory: String? = nil, input: String? = nil, environment: [String: String] = [:],
+    file: String = #fileID, line: Int = #line
 ) throws -> ProcessResult {
     try runProcess(BuildProducts.switchboard, arguments, in: directory, input: input,
-                   environment: ["NO_COLOR": "1"].merging(environment) { $1 })
+                   environment: ["NO_COLOR": "1"].merging(environment) { $1 }, file: file, line: line)
 }
 
 /// The `switchboard` executable beside the tests (every test target depends on it, so SwiftPM builds it).
