@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -44,7 +43,7 @@ public func runProcess(
     process.standardError = err
     process.standardInput = inputPipe
     try process.run()
-    let timedOut = Mutex(false)
+    let timedOut = Locked(false)
     let watchdog = DispatchWorkItem { [pid = process.processIdentifier] in
         timedOut.withLock { $0 = true }
         kill(pid, SIGKILL)

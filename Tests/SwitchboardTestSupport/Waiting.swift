@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -82,13 +81,8 @@ public func waitForExit(
 /// Collects what an async sequence yields on a task of its own, so a test can wait for elements with a
 /// deadline (``next(_:timeout:file:line:)``) instead of awaiting `next()` with none.
 public final class AsyncCollector<Element: Sendable>: Sendable {
-    /// What the collecting task appends to.
-    private final class Received: Sendable {
-        let elements = Mutex<[Element]>([])
-    }
-
-    private let received = Received()
-    private let consumed = Mutex(0)
+    private let received = Locked<[Element]>([])
+    private let consumed = Locked(0)
     private let task: Task<Void, Never>
 
     /// Starts collecting `sequence`.
@@ -96,7 +90,7 @@ public final class AsyncCollector<Element: Sendable>: Sendable {
         let received = received
         task = Task {
             do {
-                for try await element in sequence { received.elements.withLock { $0.append(element) } }
+                for try await element in sequence { received.withLock { $0.append(element) } }
             } catch {}
         }
     }
@@ -106,7 +100,7 @@ public final class AsyncCollector<Element: Sendable>: Sendable {
     }
 
     /// Everything received so far.
-    public var elements: [Element] { received.elements.withLock { $0 } }
+    public var elements: [Element] { received.withLock { $0 } }
 
     /// The element after the last one `next` returned; throws ``DeadlineExceeded`` when none comes in time.
     public func next(
@@ -117,5 +111,24 @@ public final class AsyncCollector<Element: Sendable>: Sendable {
         try await waitUntil(what, timeout: timeout, file: file, line: line) { elements.count > index }
         consumed.withLock { $0 = index + 1 }
         return elements[index]
+    }
+}
+
+/// A value behind a lock, shared between threads. `NSLock` rather than `Mutex`: ThreadSanitizer reports
+/// `Mutex.withLock` on a class's stored property, used from two threads, as a Swift access race.
+public final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    /// Wraps `value`.
+    public init(_ value: Value) {
+        self.value = value
+    }
+
+    /// Runs `body` with the value, holding the lock.
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
     }
 }

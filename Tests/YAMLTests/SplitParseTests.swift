@@ -21,11 +21,11 @@ struct SplitParseTests {
         }
     }
 
-    /// The entries of the split mappings, in order, put back into the document.
+    /// The entries of the split mappings, in order, put back into the document, and the workers that received
+    /// them.
     final class Collected: Sendable {
-        let entries = Mutex<[(position: Int, key: String, entry: Node.Pair)]>([])
-        /// The workers that received entries.
-        let workers = Mutex<Set<Int>>([])
+        let entries = Locked<[(position: Int, key: String, entry: Node.Pair)]>([])
+        let workers = Locked<Set<Int>>([])
     }
 
     /// Parses in two pieces and reassembles the tree; `nil` when the split parse declines. With `bothWorkers`,
