@@ -102,19 +102,29 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "YAMLTests", dependencies: ["YAML"], resources: [.copy("Fixtures")]),
+        // What every test target shares: temporary folders, child processes with a clean environment, waits
+        // with deadlines. Not a product; tests only.
+        .target(name: "SwitchboardTestSupport", path: "Tests/SwitchboardTestSupport"),
+        .testTarget(
+            name: "YAMLTests", dependencies: ["YAML", "SwitchboardTestSupport"], resources: [.copy("Fixtures")]
+        ),
         .testTarget(
             name: "SwitchboardTests",
-            dependencies: ["Switchboard", "SwitchboardCLI"],
+            dependencies: ["Switchboard", "SwitchboardCLI", "SwitchboardTestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor"]),
-        .testTarget(name: "SwitchboardTestingTests", dependencies: ["Switchboard", "SwitchboardTesting"]),
-        .testTarget(name: "SwitchboardPostgresTests", dependencies: ["Switchboard", "SwitchboardPostgres"]),
+        .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "SwitchboardTestSupport"]),
+        .testTarget(
+            name: "SwitchboardTestingTests", dependencies: ["Switchboard", "SwitchboardTesting", "SwitchboardTestSupport"]
+        ),
+        .testTarget(
+            name: "SwitchboardPostgresTests",
+            dependencies: ["Switchboard", "SwitchboardPostgres", "SwitchboardTestSupport"]
+        ),
         .testTarget(
             name: "SwitchboardServerTests",
             dependencies: [
-                "Switchboard", "SwitchboardServer",
+                "Switchboard", "SwitchboardServer", "SwitchboardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -125,12 +135,15 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchboardCodegenTests",
-            dependencies: ["SwitchboardCodegen", "Switchboard", "SwitchboardCLI"],
+            dependencies: ["SwitchboardCodegen", "Switchboard", "SwitchboardCLI", "SwitchboardTestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "SwitchboardREPLTests",
-            dependencies: ["SwitchboardREPL", "SwitchboardConsole", "Switchboard", "LineEditor", "SwitchboardCLI"],
+            dependencies: [
+                "SwitchboardREPL", "SwitchboardConsole", "Switchboard", "LineEditor", "SwitchboardCLI",
+                "SwitchboardTestSupport",
+            ],
             resources: [.copy("Fixtures")]
         ),
     ]

@@ -3,9 +3,9 @@
 
     python3 .ci/ofrep-sdk-check.py PATH/TO/switchboard [--testbed DIR]
 
-The script copies flagd's conformance flag files (shared/conformance/flagd-testbed/flags, each `NAME.json` as
-`NAME.flagd.json`, the name Switchboard reads in flagd's format) into a temporary folder, starts the server on a
-free loopback port, and evaluates through the SDK:
+The script copies flagd's conformance flag files (vendored in Tests/SwitchboardTests/Fixtures/flagd-testbed/flags,
+each `NAME.json` as `NAME.flagd.json`, the name Switchboard reads in flagd's format) into a temporary folder, starts
+the server on a free loopback port, and evaluates through the SDK:
 
 - every supported row of the testbed's provider cases (`cases/provider-cases.json`: boolean, string, integer,
   float and object flags, with and without contexts), compared with what the Gherkin features expect of those
@@ -47,7 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # Rows that do not describe what an OFREP server answers: an older behaviour later rows replace, older bucketing
 # algorithms, and context a flagd provider adds from its sync stream before evaluating.
 LEFT_OUT_TAGS = {"@deprecated", "@fractional-v1", "@fractional-v2", "@contextEnrichment", "@sync-payload"}
-DEFAULT_TESTBED = ROOT.parent / "shared" / "conformance" / "flagd-testbed"
+DEFAULT_TESTBED = ROOT / "Tests" / "SwitchboardTests" / "Fixtures" / "flagd-testbed"
 
 
 class Results:

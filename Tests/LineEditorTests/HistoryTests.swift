@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import LineEditor
+import SwitchboardTestSupport
 
 @Suite("History")
 struct HistoryTests {
@@ -31,7 +32,7 @@ struct HistoryTests {
 @Suite("History file")
 struct HistoryFileTests {
     @Test func missingFileLoadsAsEmptyAndAppendCreatesItPrivate() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory(prefix: "LineEditorTests")
         defer { directory.remove() }
         let path = directory.file("history")
         var file = HistoryFile(path: path, limit: 10)
@@ -43,7 +44,7 @@ struct HistoryFileTests {
     }
 
     @Test func loadSkipsEmptyLinesAndCarriageReturns() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory(prefix: "LineEditorTests")
         defer { directory.remove() }
         let path = directory.file("history")
         try writeFile("one\r\n\ntwo\nthree", to: path)
@@ -52,7 +53,7 @@ struct HistoryFileTests {
     }
 
     @Test func appendAfterAFileWithoutFinalNewline() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory(prefix: "LineEditorTests")
         defer { directory.remove() }
         let path = directory.file("history")
         try writeFile("one", to: path)
@@ -63,7 +64,7 @@ struct HistoryFileTests {
     }
 
     @Test func loadTrimsAnOverlongFileOnDisk() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory(prefix: "LineEditorTests")
         defer { directory.remove() }
         let path = directory.file("history")
         try writeFile("1\n2\n3\n4\n5\n", to: path, mode: 0o644)
@@ -74,7 +75,7 @@ struct HistoryFileTests {
     }
 
     @Test func appendingPastTheLimitRewritesTheNewestLines() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory(prefix: "LineEditorTests")
         defer { directory.remove() }
         let path = directory.file("history")
         var file = HistoryFile(path: path, limit: 3)
@@ -89,7 +90,7 @@ struct HistoryFileTests {
     }
 
     @Test func trimmingKeepsLinesAnotherSessionAppended() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory(prefix: "LineEditorTests")
         defer { directory.remove() }
         let path = directory.file("history")
         var mine = HistoryFile(path: path, limit: 3)
@@ -106,7 +107,7 @@ struct HistoryFileTests {
     }
 
     @Test func appendMakesAnExistingFilePrivate() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory(prefix: "LineEditorTests")
         defer { directory.remove() }
         let path = directory.file("history")
         try writeFile("old\n", to: path, mode: 0o644)
@@ -117,7 +118,7 @@ struct HistoryFileTests {
     }
 
     @Test func editorLoadsAtInitAndSavesNewDistinctLines() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory(prefix: "LineEditorTests")
         defer { directory.remove() }
         let path = directory.file("history")
         try writeFile("a\nb\nc\n", to: path)

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import LineEditor
 import Testing
+import SwitchboardTestSupport
 
 /// A pseudo-terminal: the editor runs on the slave side, the test types into and reads the master side.
 private final class PseudoTerminal {
@@ -80,7 +81,7 @@ private final class ResultList: @unchecked Sendable {
 @Suite("Terminal")
 struct TerminalTests {
     @Test func completionHistoryAndControlKeysThroughAPseudoTerminal() throws {
-        let directory = try TemporaryDirectory()
+        let directory = TemporaryDirectory(prefix: "LineEditorTests")
         defer { directory.remove() }
         let historyPath = directory.file("history")
         let terminal = try PseudoTerminal()

@@ -1,29 +1,6 @@
 import Foundation
 import Glibc
 
-/// A new, empty directory for one test's files.
-struct TemporaryDirectory {
-    /// The directory's path.
-    let path: String
-
-    /// Creates the directory.
-    init() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("LineEditorTests-\(UUID())")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        path = url.path
-    }
-
-    /// The path of `name` inside the directory.
-    func file(_ name: String) -> String {
-        path + "/" + name
-    }
-
-    /// Deletes the directory and everything in it.
-    func remove() {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
-
 /// The text of the file at `path`, or `nil` when it can't be read.
 func contents(of path: String) -> String? {
     FileManager.default.contents(atPath: path).map { String(decoding: $0, as: UTF8.self) }

@@ -2,6 +2,7 @@ import Foundation
 import Switchboard
 import SwitchboardCodegen
 import Testing
+import SwitchboardTestSupport
 
 /// Generated source compiles against the real `Switchboard` module, in the Swift 6 language mode (complete
 /// concurrency checking) with warnings as errors, together with a file that uses its keys.
@@ -23,7 +24,7 @@ struct CompileTests {
         #expect(!generated.hasErrors)
         let directory = TemporaryDirectory()
         let keys = directory.write("Keys.swift", generated.source)
-        let result = try run(URL(fileURLWithPath: "/usr/bin/env"), [
+        let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), [
             "swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors",
             "-I", modules.path, "-I", Paths.root + "/Sources/CLibYAML",
             "-module-name", "GeneratedKeys", keys, Paths.fixtures + "/" + usage,

@@ -1,5 +1,6 @@
 import Switchboard
 import Testing
+import SwitchboardTestSupport
 
 /// A generated value enum meets a value it has no case for: an override of a value added to the YAML after the
 /// code was generated, say. The lookup gives the key's default with a reason; nothing crashes.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SwitchboardTestSupport
 
 /// `switchboard generate` end to end: standard output, `--output`, `--check`, and its exit codes.
 struct GenerateCommandTests {

@@ -2,6 +2,7 @@ import Foundation
 import Switchboard
 import SwitchboardCodegen
 import Testing
+import SwitchboardTestSupport
 
 /// Layout, types, defaults, deprecation and determinism of the generated source.
 struct GeneratorTests {

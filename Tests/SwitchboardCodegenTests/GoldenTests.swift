@@ -2,6 +2,7 @@ import Foundation
 import Switchboard
 import SwitchboardCodegen
 import Testing
+import SwitchboardTestSupport
 
 /// The generated source, byte for byte, for the example definitions in `flags/` and for the keys that need care
 /// in `Fixtures/edge/`. Run with `SWITCHBOARD_UPDATE_GOLDEN=1` to rewrite the golden files after an intended

@@ -1,6 +1,7 @@
 import Foundation
 import Switchboard
 import SwitchboardPostgres
+import SwitchboardTestSupport
 import Testing
 
 /// The database these tests use: `SWITCHBOARD_TEST_POSTGRES_URL`, as `scripts/test-postgres.sh start` prints it.
@@ -36,21 +37,6 @@ enum TestDatabase {
         let options = Board.Options(environment: [:], pollInterval: polling, watchDefinitions: false, store: store)
         return try Board(inputs: BoardInputs(definitions: .sources([("flags/a.yaml", definitions)]), options: options),
                          options: options)
-    }
-
-    /// Waits until `condition` holds, failing the test when `seconds` pass first.
-    static func waitUntil(
-        seconds: Double = 20, _ what: Comment, _ condition: () throws -> Bool,
-        sourceLocation: SourceLocation = #_sourceLocation
-    ) async rethrows {
-        let deadline = Date().addingTimeInterval(seconds)
-        while try !condition() {
-            if Date() > deadline {
-                Issue.record("timed out after \(seconds) s waiting until \(what)", sourceLocation: sourceLocation)
-                return
-            }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
     }
 }
 
@@ -162,12 +148,12 @@ struct PostgresStoreTests {
         let reader = try TestDatabase.board(
             PostgresStore(endpoint: .init(url: TestDatabase.url ?? ""), scope: scope, pollInterval: .seconds(600)),
             polling: .seconds(600))
-        await TestDatabase.waitUntil("the reader listens") { reader.status.storeProblem == nil }
+        try await waitUntil("the reader listens") { reader.status.storeProblem == nil }
         try writer.set("limit", to: 42, actor: "alice")
-        await TestDatabase.waitUntil("the reader sees the write") { reader.int("limit", default: 0) == 42 }
+        try await waitUntil("the reader sees the write") { reader.int("limit", default: 0) == 42 }
         #expect(reader.details("limit", default: 0).layer == .runtime)
         try writer.reset("limit", actor: "alice")
-        await TestDatabase.waitUntil("the reader sees the reset") { reader.int("limit", default: 0) == 5 }
+        try await waitUntil("the reader sees the reset") { reader.int("limit", default: 0) == 5 }
     }
 
     @Test func aRefusedValueRunsNoSQL() throws {
@@ -188,22 +174,14 @@ struct PostgresOutageTests {
     static func cluster(_ arguments: String...) throws -> String {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [root.appendingPathComponent("scripts/test-postgres.sh").path] + arguments
-        // Into a file, not a pipe: the database server the script starts outlives it, and would hold a pipe open.
-        let outputPath = NSTemporaryDirectory() + "test-postgres-\(UUID().uuidString).out"
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        let data = FileManager.default.contents(atPath: outputPath) ?? Data()
-        guard process.terminationStatus == 0 else {
-            throw StoreError(message: "scripts/test-postgres.sh \(arguments.joined(separator: " ")) failed")
+        let result = try runProcess(URL(fileURLWithPath: "/bin/bash"),
+                                    [root.appendingPathComponent("scripts/test-postgres.sh").path] + arguments,
+                                    timeout: .seconds(180))
+        guard result.status == 0 else {
+            throw StoreError(message: "scripts/test-postgres.sh \(arguments.joined(separator: " ")) failed: "
+                                 + result.stderr)
         }
-        return String(decoding: data, as: UTF8.self)
+        return result.stdout
     }
 
     @Test func boardsKeepServingThroughAnOutageAndCatchUpAfterIt() async throws {
@@ -215,11 +193,11 @@ struct PostgresOutageTests {
         let reader = try TestDatabase.board(
             PostgresStore(endpoint: .init(url: url), scope: scope, pollInterval: .seconds(1)), polling: .seconds(1))
         try writer.set("limit", to: 10, actor: "before")
-        await TestDatabase.waitUntil("the reader sees the first write") { reader.int("limit", default: 0) == 10 }
+        try await waitUntil("the reader sees the first write") { reader.int("limit", default: 0) == 10 }
 
         try Self.cluster("pause", directory)
         #expect(throws: Board.SetError.self) { try writer.set("limit", to: 11, actor: "during") }
-        await TestDatabase.waitUntil("the reader reports the outage") { reader.status.storeProblem != nil }
+        try await waitUntil("the reader reports the outage") { reader.status.storeProblem != nil }
         let problem = reader.status.storeProblem ?? ""
         #expect(problem.contains("127.0.0.1"), "\(problem)")
         #expect(!problem.contains(":switchboard@"), "the password must not show: \(problem)")
@@ -227,11 +205,11 @@ struct PostgresOutageTests {
 
         try Self.cluster("resume", directory)
         // A write made while the reader may still be reconnecting reaches it once it has.
-        await TestDatabase.waitUntil("the writer writes again") {
+        try await waitUntil("the writer writes again") {
             (try? writer.set("limit", to: 12, actor: "after")) != nil
         }
-        await TestDatabase.waitUntil("the reader catches up") { reader.int("limit", default: 0) == 12 }
-        await TestDatabase.waitUntil("the reader is healthy") { reader.status.storeProblem == nil }
+        try await waitUntil("the reader catches up") { reader.int("limit", default: 0) == 12 }
+        try await waitUntil("the reader is healthy") { reader.status.storeProblem == nil }
         #expect(writer.auditLog().map(\.actor) == ["before", "after"])
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import SwitchboardTestSupport
 
 /// `switchboard repl` at a terminal: a real process on a pseudo-terminal, typed at key by key.
 @Suite(.serialized)
@@ -178,7 +179,7 @@ final class REPLTerminal {
     func stop() {
         if process.isRunning {
             process.terminate()
-            process.waitUntilExit()
+            try? SwitchboardTestSupport.waitForExit(process)
         }
         close(master)
     }

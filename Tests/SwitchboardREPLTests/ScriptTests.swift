@@ -1,6 +1,7 @@
 import Foundation
 import Switchboard
 import Testing
+import SwitchboardTestSupport
 
 /// `switchboard repl` run as a real process with a script on standard input.
 @Suite(.serialized)
@@ -10,10 +11,10 @@ struct ScriptTests {
     /// The transcript of a script that runs every command and every kind of bad input, compared with the one
     /// kept beside it (times and the project's path normalised).
     @Test func theTourTranscript() throws {
-        let run = try runSwitchboard(["repl"], in: project.path, input: Fixtures.text("scripts/tour.txt"))
+        let run = try runSwitchboard(["repl"], in: project.path, input: try fixtures.text("scripts/tour.txt"))
         let normalise = { (text: String) in withoutTimes(text).replacing(project.path, with: "<project>") }
-        #expect(normalise(run.stdout) == Fixtures.text("scripts/tour.out"))
-        #expect(normalise(run.stderr) == Fixtures.text("scripts/tour.err"))
+        #expect(normalise(run.stdout) == (try fixtures.text("scripts/tour.out")))
+        #expect(normalise(run.stderr) == (try fixtures.text("scripts/tour.err")))
         // Commands failed, so the script fails; `quit` ended it before its last line.
         #expect(run.status == 1)
         #expect(!run.stdout.contains("\u{1B}"), "no colour in a script")
@@ -100,7 +101,7 @@ struct ScriptTests {
         project.write("flags/app.yaml", good)
         repl.send("reload")
         try #require(repl.waitForOutput("reloaded 12 definitions from 2 files\n"))
-        #expect(repl.finish() == 1, "the failed reload fails the script")
+        #expect(try repl.finish() == 1, "the failed reload fails the script")
     }
 }
 
@@ -139,29 +140,24 @@ final class RunningREPL: @unchecked Sendable {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
-    /// Waits until standard output holds `text` `count` times; `false` after 10 seconds without.
+    /// Waits until standard output holds `text` `count` times; `false` when the deadline passes first.
     func waitForOutput(_ text: String, count: Int = 1) -> Bool {
         wait { $0.output.components(separatedBy: text).count > count }
     }
 
-    /// Waits until standard error holds `text`; `false` after 10 seconds without.
+    /// Waits until standard error holds `text`; `false` when the deadline passes first.
     func waitForErrors(_ text: String) -> Bool {
         wait { $0.errors.contains(text) }
     }
 
     private func wait(until condition: (RunningREPL) -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if condition(self) { return true }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return condition(self)
+        (try? waitUntilBlocking("the REPL's output") { condition(self) }) != nil
     }
 
-    /// Ends the input and returns the exit status.
-    func finish() -> Int32 {
+    /// Ends the input and returns the exit status; throws when the REPL does not exit before the deadline.
+    func finish() throws -> Int32 {
         try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        try waitForExit(process)
         return process.terminationStatus
     }
 

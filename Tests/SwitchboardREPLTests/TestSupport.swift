@@ -1,35 +1,28 @@
 import Foundation
 import Switchboard
 import SwitchboardREPL
+import SwitchboardTestSupport
 
 /// A project folder for one test: the fixture definitions copied to `flags/`, the runtime store in
 /// `.switchboard/` beside them, removed when the test is done with it.
 final class Project {
-    let path: String
+    private let directory = TemporaryDirectory(prefix: "switchboard-repl-test")
+    var path: String { directory.path }
     var flags: String { path + "/flags" }
     var storePath: String { path + "/.switchboard/overrides.json" }
 
     init() {
-        path = NSTemporaryDirectory() + "switchboard-repl-test-" + UUID().uuidString
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        try! FileManager.default.copyItem(atPath: Fixtures.path("flags"), toPath: flags)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
+        try! FileManager.default.copyItem(atPath: fixtures.path("flags"), toPath: flags)
     }
 
     /// Writes a file under the project (creating folders).
     func write(_ relative: String, _ text: String) {
-        let full = path + "/" + relative
-        try! FileManager.default.createDirectory(
-            atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try! text.write(toFile: full, atomically: true, encoding: .utf8)
+        directory.write(relative, text)
     }
 
     /// Reads a file under the project.
     func read(_ relative: String) -> String? {
-        try? String(contentsOfFile: path + "/" + relative, encoding: .utf8)
+        directory.read(relative)
     }
 
     /// A board on the project that does not poll: tests drive changes.
@@ -44,76 +37,8 @@ final class Project {
     }
 }
 
-enum Fixtures {
-    static let root = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!
-
-    static func path(_ relative: String) -> String {
-        root.appendingPathComponent(relative).path
-    }
-
-    static func text(_ relative: String) -> String {
-        try! String(contentsOfFile: path(relative), encoding: .utf8)
-    }
-}
-
-/// The output of a finished `switchboard` run.
-struct Run {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
-/// Runs the built `switchboard` executable in `directory` with `input` on standard input (a pipe, so a REPL
-/// runs it as a script), and waits for it.
-@discardableResult
-func runSwitchboard(
-    _ arguments: [String], in directory: String, input: String = "", environment: [String: String] = [:]
-) throws -> Run {
-    let process = Process()
-    process.executableURL = switchboardExecutable
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    process.environment = testEnvironment(environment)
-    let output = Pipe(), errors = Pipe(), inputPipe = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = inputPipe
-    try process.run()
-    inputPipe.fileHandleForWriting.write(Data(input.utf8))
-    try inputPipe.fileHandleForWriting.close()
-    // Read both pipes to the end before waiting, so a chatty process never blocks on a full pipe.
-    let stdout = output.fileHandleForReading.readDataToEndOfFile()
-    let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-               stderr: String(decoding: stderr, as: UTF8.self))
-}
-
-/// The environment of a test run: the process's own without anything that would change Switchboard's answers
-/// (no SWITCHBOARD_ variables, no NO_COLOR unless given), plus `extra`.
-func testEnvironment(_ extra: [String: String]) -> [String: String] {
-    var environment = ProcessInfo.processInfo.environment.filter {
-        !$0.key.hasPrefix("SWITCHBOARD_") && $0.key != "NO_COLOR"
-    }
-    environment["SWITCHBOARD_ACTOR"] = "tester"
-    for (key, value) in extra { environment[key] = value }
-    return environment
-}
-
-/// The `switchboard` binary beside the test bundle (SwiftPM builds it for the tests, which depend on it).
-let switchboardExecutable: URL = {
-    let bundleDirectory = Bundle.main.bundleURL.deletingLastPathComponent()
-    for candidate in [
-        Bundle.main.bundleURL.appendingPathComponent("switchboard"),
-        bundleDirectory.appendingPathComponent("switchboard"),
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("switchboard"),
-    ] where FileManager.default.isExecutableFile(atPath: candidate.path) {
-        return candidate
-    }
-    return URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../.build/debug/switchboard").standardizedFileURL
-}()
+/// This target's fixtures.
+let fixtures = FixtureFolder(Bundle.module.url(forResource: "Fixtures", withExtension: nil))
 
 /// `text` with every ISO 8601 time replaced by `<time>`, so transcripts compare across runs.
 func withoutTimes(_ text: String) -> String {

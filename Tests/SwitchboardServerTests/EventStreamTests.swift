@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Switchboard
 @testable import SwitchboardServer
 import Testing
+import SwitchboardTestSupport
 
 /// `GET /ofrep/v1/events` and the change feed behind it, driven by hand: the test decides when the feed looks.
 @Suite struct EventStreamTests {
@@ -17,7 +18,7 @@ import Testing
     ) async throws -> (TestResponse, String) {
         try await server.makeApplication().test(.router) { client in
             async let response = client.send(.get, "/ofrep/v1/events", headers: headers)
-            while server.feed.subscriberCount == 0 { try await Task.sleep(for: .milliseconds(5)) }
+            try await waitUntil("the event stream to subscribe") { server.feed.subscriberCount > 0 }
             try act()
             server.feed.finish()
             let finished = try await response

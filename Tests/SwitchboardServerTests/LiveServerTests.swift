@@ -9,6 +9,7 @@ import SwitchboardServer
 import Testing
 #if canImport(Glibc)
 import Glibc
+import SwitchboardTestSupport
 #endif
 
 /// The real server on an ephemeral loopback port, with a watching board, as `switchboard serve` runs it.
@@ -39,20 +40,6 @@ import Glibc
     private func evaluate(_ client: TestClient, _ key: String) async throws -> Value {
         let response = try await client.post("/ofrep/v1/evaluate/flags/\(key)", body: emptyContext)
         return try Value(jsonBytes: response.body.map { Array($0.readableBytesView) } ?? [])
-    }
-
-    /// Repeats `probe` every 20 ms until it holds, and returns how long that took; fails after `limit`.
-    private func timeUntil(
-        limit: Duration = .seconds(1), _ probe: () async throws -> Bool
-    ) async throws -> Duration {
-        let clock = ContinuousClock()
-        let start = clock.now
-        while clock.now - start < limit {
-            if try await probe() { return clock.now - start }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        Issue.record("not within \(limit)")
-        return limit
     }
 
     @Test func startsOnAnEphemeralPortAndStops() async throws {
@@ -86,46 +73,41 @@ import Glibc
         await first.stop()
     }
 
-    @Test func servesARuntimeChangeFromAnotherProcessWithinASecond() async throws {
+    @Test func servesARuntimeChangeFromAnotherProcess() async throws {
         try await withServer { _, client, _ in
             #expect(try await evaluate(client, "app.upload.max_mb").objectValue?["value"] == 25)
             // What `switchboard set` in another terminal does: its own board on the same store.
             let other = try project.board()
             try other.set("app.upload.max_mb", to: 100, actor: "other-terminal")
-            let elapsed = try await timeUntil {
+            try await waitUntil("the server to serve the override") {
                 try await evaluate(client, "app.upload.max_mb").objectValue?["value"] == 100
             }
-            #expect(elapsed < .seconds(1))
             try other.reset("app.upload.max_mb", actor: "other-terminal")
-            _ = try await timeUntil { try await evaluate(client, "app.upload.max_mb").objectValue?["value"] == 25 }
+            try await waitUntil("the server to serve the default again") {
+                try await evaluate(client, "app.upload.max_mb").objectValue?["value"] == 25
+            }
         }
     }
 
-    @Test func announcesAChangeOnTheEventStreamWithinASecond() async throws {
+    @Test func announcesAChangeOnTheEventStream() async throws {
         try await withServer { server, _, _ in
             let port = try #require(server.port)
             let stream = try EventStreamConnection(port: port)
-            #expect(await stream.read(until: "retry: 1000", timeout: .seconds(2)).contains("text/event-stream"))
-            let clock = ContinuousClock()
-            let start = clock.now
+            #expect(try await stream.read(until: "retry: 1000").contains("text/event-stream"))
             try project.board().set("app.new_flow", to: true, actor: "other-terminal")
-            let text = await stream.read(until: "refetchEvaluation", timeout: .seconds(2))
+            let text = try await stream.read(until: "refetchEvaluation")
             #expect(text.contains("\"type\":\"refetchEvaluation\""))
-            #expect(clock.now - start < .seconds(1))
         }
     }
 
-    @Test func stopsPromptlyWithAnEventStreamOpen() async throws {
+    @Test func stopsWithAnEventStreamOpen() async throws {
         let server = FlagServer(board: try project.board(polling: .milliseconds(200)),
                                 configuration: ServerConfiguration(port: 0), logger: recordingLogger())
         let stream = try EventStreamConnection(port: try await server.start())
-        #expect(await stream.read(until: "retry: 1000", timeout: .seconds(2)).contains("text/event-stream"))
-        let clock = ContinuousClock()
-        let start = clock.now
+        #expect(try await stream.read(until: "retry: 1000").contains("text/event-stream"))
         await server.stop()
-        #expect(clock.now - start < .seconds(2))
         // The response ended properly: chunked encoding's last chunk, not a dropped connection.
-        #expect(await stream.read(until: "0\r\n\r\n", timeout: .seconds(1)).hasSuffix("0\r\n\r\n"))
+        #expect(try await stream.read(until: "0\r\n\r\n").hasSuffix("0\r\n\r\n"))
     }
 
     @Test func keepsServingAndReportsDegradedOnAnInvalidEdit() async throws {
@@ -136,17 +118,17 @@ import Glibc
             }
             let good = try #require(project.read("flags/app.yaml"))
             project.write("flags/app.yaml", good.replacingOccurrences(of: "default: 25", with: "default: many"))
-            _ = try await timeUntil { try await health()["status"] == "degraded" }
+            try await waitUntil("the health check to agree") { try await health()["status"] == "degraded" }
             let degraded = try await health()
             #expect(degraded["lastReloadError"]?.stringValue?.contains("app.yaml") == true)
             #expect(try await evaluate(client, "app.upload.max_mb").objectValue?["value"] == 25)
             func errors() -> [String] { logs.entries.filter { $0.level == .error }.map(\.message.description) }
-            _ = try await timeUntil { errors().count >= 2 }
+            try await waitUntil("two logged reload errors") { errors().count >= 2 }
             #expect(errors().first?.hasPrefix("definitions changed but do not validate: 1 error") == true)
             #expect(errors().contains { $0.contains("app.yaml:") && $0.contains("app.upload.max_mb") })
 
             project.write("flags/app.yaml", good.replacingOccurrences(of: "default: 25", with: "default: 40"))
-            _ = try await timeUntil { try await health()["status"] == "ok" }
+            try await waitUntil("the health check to agree") { try await health()["status"] == "ok" }
             #expect(try await evaluate(client, "app.upload.max_mb").objectValue?["value"] == 40)
         }
     }
@@ -192,9 +174,12 @@ final class EventStreamConnection: @unchecked Sendable {
         close(socket)
     }
 
-    /// Everything received so far, once it contains `marker` or `timeout` has passed.
-    func read(until marker: String, timeout: Duration) async -> String {
-        await withCheckedContinuation { continuation in
+    /// Everything received so far, once it contains `marker`; throws ``DeadlineExceeded`` when the connection
+    /// closes or `timeout` passes first.
+    func read(
+        until marker: String, timeout: Duration = generousDeadline, file: String = #fileID, line: Int = #line
+    ) async throws -> String {
+        let text: String = await withCheckedContinuation { continuation in
             Thread {
                 let clock = ContinuousClock()
                 let start = clock.now
@@ -207,5 +192,10 @@ final class EventStreamConnection: @unchecked Sendable {
                 continuation.resume(returning: self.received)
             }.start()
         }
+        guard text.contains(marker) else {
+            let what = "\(marker.debugDescription) on the event stream, after \(text.debugDescription)"
+            throw DeadlineExceeded(what: what, timeout: timeout, file: file, line: line)
+        }
+        return text
     }
 }

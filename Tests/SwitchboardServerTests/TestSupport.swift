@@ -1,27 +1,22 @@
 import Foundation
 import HTTPTypes
-import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import InMemoryLogging
 import Logging
 import Switchboard
 import SwitchboardServer
+import SwitchboardTestSupport
 
 /// A throwaway project: a copy of `Fixtures/flags` and a runtime store of its own, removed when released.
 final class TestProject: Sendable {
+    private let directory = TemporaryDirectory(prefix: "switchboard-server-test")
     /// The project folder.
-    let path: String
+    var path: String { directory.path }
 
     init(fixture: String = "flags") {
-        path = NSTemporaryDirectory() + "switchboard-server-test-" + UUID().uuidString
         let source = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent(fixture)
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         try! FileManager.default.copyItem(atPath: source.path, toPath: flags)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
     }
 
     /// The definitions folder.
@@ -43,7 +38,7 @@ final class TestProject: Sendable {
 
     /// Reads a file under the project, `nil` when absent.
     func read(_ relative: String) -> String? {
-        try? String(contentsOfFile: path + "/" + relative, encoding: .utf8)
+        directory.read(relative)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Switchboard
+import SwitchboardTestSupport
 
 /// The `switchboard` executable end to end: output, JSON and exit codes.
 struct CommandLineTests {

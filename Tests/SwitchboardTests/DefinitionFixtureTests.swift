@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Switchboard
 import YAML
+import SwitchboardTestSupport
 
 /// The fixture corpus: every valid file loads cleanly; every invalid file gets its diagnostic at the exact place.
 struct DefinitionFixtureTests {
@@ -9,14 +10,17 @@ struct DefinitionFixtureTests {
         var file = ""
         let line: Int
         let column: Int
+        /// A part of the rendered diagnostic (message or hint) that `.ci/check-schema.py` also reads.
         let contains: String
+        /// The exact message.
+        let message: String
         var testDescription: String { file }
 
-        private enum CodingKeys: String, CodingKey { case line, column, contains }
+        private enum CodingKeys: String, CodingKey { case line, column, contains, message }
     }
 
     static let invalid: [Expectation] = {
-        let data = try! Data(contentsOf: Fixtures.root.appendingPathComponent("invalid/expectations.json"))
+        let data = try! Data(contentsOf: fixtures.root.appendingPathComponent("invalid/expectations.json"))
         return try! JSONDecoder().decode([String: Expectation].self, from: data).map { name, expectation in
             var expectation = expectation
             expectation.file = name
@@ -25,20 +29,20 @@ struct DefinitionFixtureTests {
     }()
 
     static let valid: [String] = try! FileManager.default
-        .contentsOfDirectory(atPath: Fixtures.root.appendingPathComponent("valid").path)
+        .contentsOfDirectory(atPath: fixtures.root.appendingPathComponent("valid").path)
         .filter { $0.hasSuffix(".yaml") }.sorted()
 
     static let today = Day(year: 2026, month: 11, day: 22)
 
     @Test(arguments: valid)
-    func validFixtureLoadsWithoutErrors(_ name: String) {
-        let report = DefinitionLoader.load(sources: [(name, Fixtures.bytes("valid/" + name))], today: Self.today)
+    func validFixtureLoadsWithoutErrors(_ name: String) throws {
+        let report = DefinitionLoader.load(sources: [(name, try fixtures.bytes("valid/" + name))], today: Self.today)
         #expect(report.errors.isEmpty, "\(report.errors)")
         #expect(report.registry.count > 0)
     }
 
     @Test func validFixturesTogetherCoverEveryField() {
-        let report = DefinitionLoader.load(directory: Fixtures.root.appendingPathComponent("valid").path,
+        let report = DefinitionLoader.load(directory: fixtures.root.appendingPathComponent("valid").path,
                                            today: Self.today)
         #expect(!report.hasErrors)
         let definitions = report.registry.definitions
@@ -56,18 +60,19 @@ struct DefinitionFixtureTests {
     }
 
     @Test(arguments: invalid)
-    func invalidFixtureIsReportedAtTheWrongNode(_ expectation: Expectation) throws {
+    func invalidFixtureIsReportedAtItsNode(_ expectation: Expectation) throws {
         let report = DefinitionLoader.load(
-            sources: [(expectation.file, Fixtures.bytes("invalid/" + expectation.file))], today: Self.today)
+            sources: [(expectation.file, try fixtures.bytes("invalid/" + expectation.file))], today: Self.today)
         #expect(report.errors.count == 1, "\(report.errors)")
         let error = try #require(report.errors.first)
         #expect(error.location?.line == expectation.line)
         #expect(error.location?.column == expectation.column)
+        #expect(error.message == expectation.message)
         #expect(error.description.contains(expectation.contains), "\(error.description)")
     }
 
     @Test func duplicateDefinitionAcrossFilesNamesBothPlaces() {
-        let directory = Fixtures.root.appendingPathComponent("duplicate-across-files").path
+        let directory = fixtures.root.appendingPathComponent("duplicate-across-files").path
         let report = DefinitionLoader.load(directory: directory)
         #expect(report.errors.map(\.description) == [
             "\(directory)/b.yaml:3:3: error: checkout.new_flow is already defined at \(directory)/a.yaml:3:3\n"

@@ -3,8 +3,9 @@ import Testing
 import YAML
 
 @testable import Switchboard
+import SwitchboardTestSupport
 
-/// flagd's own conformance cases (`shared/conformance/flagd-testbed`, beside the repository), run against the
+/// flagd's own conformance cases (`Fixtures/flagd-testbed`, vendored from flagd-testbed), run against the
 /// JSON flag files and their YAML twins.
 ///
 /// Left out, with the reason counted in the summary each run prints:
@@ -23,12 +24,8 @@ struct FlagdConformanceTests {
         var testDescription: String { "\(cases) against \(flags)" }
     }
 
-    static let testbed: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // SwitchboardTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // the repository
-        .deletingLastPathComponent()  // its parent, which holds shared/
-        .appendingPathComponent("shared/conformance/flagd-testbed")
+    /// flagd-testbed's data, vendored under this target's fixtures (see its README, LICENSE and NOTICE).
+    static let testbed: URL = fixtures.root.appendingPathComponent("flagd-testbed")
 
     /// The testbed's flagd runs with a static context value (`--context-value injectedmetadata=set`), which the
     /// context-enrichment rows read; Switchboard's equivalent is ``FlagdEvaluator/Options/staticContext``.

@@ -1,5 +1,6 @@
 import Testing
 @testable import Switchboard
+import SwitchboardTestSupport
 
 /// The precedence matrix: every combination of file, env and runtime present or absent; the highest wins.
 struct LayerPrecedenceTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import Switchboard
+import SwitchboardTestSupport
 
 /// Typed lookups never throw: a missing key or a wrong type gives the caller's default, a reason and a code.
 struct LookupTests {

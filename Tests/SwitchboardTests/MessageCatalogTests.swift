@@ -1,4 +1,5 @@
 import Switchboard
+import SwitchboardTestSupport
 import Testing
 
 /// The exact text of every message the CLI, the REPL and the server share.

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Switchboard
 import Synchronization
+import SwitchboardTestSupport
 import Testing
 
 /// Readers on every core while a writer publishes without pause: every read sees one whole snapshot, and a reader

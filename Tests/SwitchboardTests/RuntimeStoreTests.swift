@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Switchboard
+import SwitchboardTestSupport
 
 /// The runtime store: persistence, audit log, corrupt files, orphans and renamed keys.
 struct RuntimeStoreTests {

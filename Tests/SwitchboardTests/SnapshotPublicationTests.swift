@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 @testable import Switchboard
+import SwitchboardTestSupport
 import Testing
 
 /// A snapshot in two parts: a runtime write shares the compiled definitions and every untouched chunk, and the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Switchboard
+import SwitchboardTestSupport
 
 /// Switchboard's readable targeting: rules, segments, rollouts, prerequisites, the kill switch, JSONLogic blocks,
 /// and their diagnostics.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Switchboard
+import SwitchboardTestSupport
 
 /// Typed lookups with a context take a shorter path than `details` and `resolve`: `Snapshot.value(at:context:)`
 /// evaluates by position and builds no `Resolution`. It must give exactly the resolution's value, for readable

@@ -2,6 +2,7 @@ import Synchronization
 import Testing
 
 @testable import YAML
+import SwitchboardTestSupport
 
 /// `YAMLParser.parse(_:file:limits:splitting:)` builds a large mapping's entries on two threads. Whatever the
 /// document, it must give exactly what the one-piece parse gives (the same nodes, locations and problems, the
@@ -20,19 +21,31 @@ struct SplitParseTests {
         }
     }
 
-    /// The entries of the split mappings, in order, put back into the document.
+    /// The entries of the split mappings, in order, put back into the document, and the workers that received
+    /// them.
     final class Collected: Sendable {
-        let entries = Mutex<[(position: Int, key: String, entry: Node.Pair)]>([])
+        let entries = Locked<[(position: Int, key: String, entry: Node.Pair)]>([])
+        let workers = Locked<Set<Int>>([])
     }
 
-    /// Parses in two pieces and reassembles the tree; `nil` when the split parse declines.
-    static func splitParse(_ text: String, splitting keys: Set<String> = ["flags", "preferences"])
-        -> YAMLDocument?
-    {
+    /// Parses in two pieces and reassembles the tree; `nil` when the split parse declines. With `bothWorkers`,
+    /// the calling thread's worker holds back its first entry until the second worker has received one (or a
+    /// generous deadline passes), so the second worker surely takes part however busy the machine is;
+    /// `workers` then says who did.
+    static func splitParse(
+        _ text: String, splitting keys: Set<String> = ["flags", "preferences"], bothWorkers: Bool = false,
+        workers: ((Set<Int>) -> Void)? = nil
+    ) -> YAMLDocument? {
         let collected = Collected()
         let splitting = YAMLParser.Splitting(
             shouldSplit: { key, _ in keys.contains(key) },
-            receive: { _, position, key, entry in
+            receive: { worker, position, key, entry in
+                if bothWorkers, worker == 0 {
+                    try? waitUntilBlocking("the second worker to take part") {
+                        collected.workers.withLock { $0.contains(1) }
+                    }
+                }
+                collected.workers.withLock { _ = $0.insert(worker) }
                 collected.entries.withLock { $0.append((position, key, entry)) }
             })
         guard var document = YAMLParser.parse(Array(text.utf8), file: "big.yaml", splitting: splitting) else {
@@ -51,12 +64,20 @@ struct SplitParseTests {
             root.content = .mapping(pairs)
             document.root = root
         }
+        workers?(collected.workers.withLock { $0 })
         return document
     }
 
-    static func expectSame(_ text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+    static func expectSame(
+        _ text: String, bothWorkers: Bool = false, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
         let whole = YAMLParser.parse(Array(text.utf8), file: "big.yaml")
-        let split = try #require(splitParse(text), sourceLocation: sourceLocation)
+        let took = Mutex<Set<Int>>([])
+        let parsed = splitParse(text, bothWorkers: bothWorkers) { workers in took.withLock { $0 = workers } }
+        let split = try #require(parsed, sourceLocation: sourceLocation)
+        if bothWorkers {
+            #expect(took.withLock { $0 } == [0, 1], "both workers received entries", sourceLocation: sourceLocation)
+        }
         #expect(split.problems.map(\.description) == whole.problems.map(\.description), sourceLocation: sourceLocation)
         #expect(split.root.map(render) == whole.root.map(render), sourceLocation: sourceLocation)
         #expect(split.isEmpty == whole.isEmpty, sourceLocation: sourceLocation)
@@ -90,9 +111,8 @@ struct SplitParseTests {
     @Test("a large document gives the same tree and problems in two pieces as in one")
     func sameAsWhole() throws {
         try Self.expectSame(Self.bigDocument())
-        // Large enough that the second worker takes part, when it gets a thread (whether it does depends on how
-        // busy the machine is, so the test does not ask).
-        try Self.expectSame(Self.bigDocument(entries: 20_000))
+        // The calling thread's worker waits for the second one here, so both surely build entries.
+        try Self.expectSame(Self.bigDocument(entries: 20_000), bothWorkers: true)
     }
 
     @Test("split mappings anywhere among the top-level keys, or none at all")

@@ -1,0 +1,106 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a finished process printed and how it exited.
+public struct ProcessResult: Sendable {
+    /// The exit status (or the signal that ended it).
+    public var status: Int32
+    /// Everything written to standard output.
+    public var stdout: String
+    /// Everything written to standard error.
+    public var stderr: String
+}
+
+/// The environment a test's child process gets: the test process's own without anything that changes
+/// Switchboard's answers (no `SWITCHBOARD_…` variable of the shell the tests run from, no `NO_COLOR`), with
+/// `SWITCHBOARD_ACTOR=tester`, then `extra` on top. Only what a test passes reaches Switchboard.
+public func testEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+    var environment = ProcessInfo.processInfo.environment.filter {
+        !$0.key.hasPrefix("SWITCHBOARD_") && $0.key != "NO_COLOR"
+    }
+    environment["SWITCHBOARD_ACTOR"] = "tester"
+    for (key, value) in extra { environment[key] = value }
+    return environment
+}
+
+/// Runs a program to completion with ``testEnvironment(_:)`` plus `environment`, `input` on standard input
+/// (a pipe, closed after it), in `directory` when given. A program still running after `timeout` is killed and
+/// ``DeadlineExceeded`` thrown, so a hung child fails the test instead of hanging the run.
+public func runProcess(
+    _ executable: URL, _ arguments: [String], in directory: String? = nil, input: String? = nil,
+    environment: [String: String] = [:], timeout: Duration = .seconds(600),
+    file: String = #fileID, line: Int = #line
+) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    process.environment = testEnvironment(environment)
+    let out = Pipe(), err = Pipe(), inputPipe = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = inputPipe
+    try process.run()
+    let timedOut = Locked(false)
+    let watchdog = DispatchWorkItem { [pid = process.processIdentifier] in
+        timedOut.withLock { $0 = true }
+        kill(pid, SIGKILL)
+    }
+    let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
+    defer { watchdog.cancel() }
+    if let input { inputPipe.fileHandleForWriting.write(Data(input.utf8)) }
+    try inputPipe.fileHandleForWriting.close()
+    // Read both pipes to the end before waiting, so a chatty process never blocks on a full pipe.
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    watchdog.cancel()
+    if timedOut.withLock({ $0 }) {
+        throw DeadlineExceeded(what: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) to finish",
+                               timeout: timeout, file: file, line: line)
+    }
+    return ProcessResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                         stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+/// Runs the `switchboard` executable SwiftPM built beside the tests, with colour off unless `environment`
+/// says otherwise.
+@discardableResult
+public func runSwitchboard(
+    _ arguments: [String], in directory: String? = nil, input: String? = nil, environment: [String: String] = [:],
+    file: String = #fileID, line: Int = #line
+) throws -> ProcessResult {
+    try runProcess(BuildProducts.switchboard, arguments, in: directory, input: input,
+                   environment: ["NO_COLOR": "1"].merging(environment) { $1 }, file: file, line: line)
+}
+
+/// The `switchboard` executable beside the tests (every test target depends on it, so SwiftPM builds it).
+public var switchboardExecutable: URL { BuildProducts.switchboard }
+
+/// The build products folder the tests run from, found from the test binary's own path.
+public enum BuildProducts {
+    /// The folder holding the test bundle and the `switchboard` executable.
+    public static let folder: URL = {
+        let candidates = [
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+            Bundle.main.bundleURL,
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        ]
+        return candidates.first {
+            FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("switchboard").path)
+        } ?? candidates[0]
+    }()
+
+    /// The `switchboard` executable.
+    public static var switchboard: URL { folder.appendingPathComponent("switchboard") }
+
+    /// The folder holding `Switchboard.swiftmodule`, for compiling generated code against the real library.
+    public static var modules: URL? {
+        [folder.appendingPathComponent("Modules"), folder].first {
+            FileManager.default.fileExists(atPath: $0.appendingPathComponent("Switchboard.swiftmodule").path)
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The error a wait throws when its deadline passes first; a test that lets it propagate fails with it.
+public struct DeadlineExceeded: Error, CustomStringConvertible {
+    /// What was awaited.
+    public var what: String
+    /// How long the wait lasted.
+    public var timeout: Duration
+    /// Where the wait was written.
+    public var file: String
+    /// The line of the wait.
+    public var line: Int
+
+    /// Describes a wait that ran out of time.
+    public init(what: String, timeout: Duration, file: String, line: Int) {
+        self.what = what
+        self.timeout = timeout
+        self.file = file
+        self.line = line
+    }
+
+    /// A readable explanation for the test report.
+    public var description: String { "\(file):\(line): waited \(timeout) for \(what), in vain" }
+}
+
+/// How long a test waits for something that normally takes milliseconds: long enough for a loaded CI machine,
+/// short enough that a broken test fails instead of hanging.
+public let generousDeadline: Duration = .seconds(60)
+
+/// Checks `condition` every `interval` until it holds; throws ``DeadlineExceeded`` when `timeout` passes first.
+public func waitUntil(
+    _ what: String, timeout: Duration = generousDeadline, interval: Duration = .milliseconds(10),
+    file: String = #fileID, line: Int = #line, _ condition: () async throws -> Bool
+) async throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while true {
+        if try await condition() { return }
+        guard clock.now < deadline else {
+            throw DeadlineExceeded(what: what, timeout: timeout, file: file, line: line)
+        }
+        try await Task.sleep(for: interval)
+    }
+}
+
+/// ``waitUntil(_:timeout:interval:file:line:_:)`` for synchronous code: blocks the thread between checks.
+public func waitUntilBlocking(
+    _ what: String, timeout: Duration = generousDeadline, interval: Duration = .milliseconds(10),
+    file: String = #fileID, line: Int = #line, _ condition: () throws -> Bool
+) throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while true {
+        if try condition() { return }
+        guard clock.now < deadline else {
+            throw DeadlineExceeded(what: what, timeout: timeout, file: file, line: line)
+        }
+        Thread.sleep(forTimeInterval: Double(interval.components.attoseconds) / 1e18
+            + Double(interval.components.seconds))
+    }
+}
+
+/// Waits for `process` to exit; throws ``DeadlineExceeded`` (after killing it) when `timeout` passes first.
+public func waitForExit(
+    _ process: Process, timeout: Duration = generousDeadline, file: String = #fileID, line: Int = #line
+) throws {
+    do {
+        try waitUntilBlocking("process \(process.processIdentifier) to exit", timeout: timeout,
+                              file: file, line: line) { !process.isRunning }
+    } catch {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        throw error
+    }
+    process.waitUntilExit()
+}
+
+/// Collects what an async sequence yields on a task of its own, so a test can wait for elements with a
+/// deadline (``next(_:timeout:file:line:)``) instead of awaiting `next()` with none.
+public final class AsyncCollector<Element: Sendable>: Sendable {
+    private let received = Locked<[Element]>([])
+    private let consumed = Locked(0)
+    private let task: Task<Void, Never>
+
+    /// Starts collecting `sequence`.
+    public init<S: AsyncSequence & Sendable>(_ sequence: S) where S.Element == Element {
+        let received = received
+        task = Task {
+            do {
+                for try await element in sequence { received.withLock { $0.append(element) } }
+            } catch {}
+        }
+    }
+
+    deinit {
+        task.cancel()
+    }
+
+    /// Everything received so far.
+    public var elements: [Element] { received.withLock { $0 } }
+
+    /// The element after the last one `next` returned; throws ``DeadlineExceeded`` when none comes in time.
+    public func next(
+        _ what: String = "the next element", timeout: Duration = generousDeadline,
+        file: String = #fileID, line: Int = #line
+    ) async throws -> Element {
+        let index = consumed.withLock { $0 }
+        try await waitUntil(what, timeout: timeout, file: file, line: line) { elements.count > index }
+        consumed.withLock { $0 = index + 1 }
+        return elements[index]
+    }
+}
+
+/// A value behind a lock, shared between threads. `NSLock` rather than `Mutex`: ThreadSanitizer reports
+/// `Mutex.withLock` on a class's stored property, used from two threads, as a Swift access race.
+public final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    /// Wraps `value`.
+    public init(_ value: Value) {
+        self.value = value
+    }
+
+    /// Runs `body` with the value, holding the lock.
+    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
