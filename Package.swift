@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Switchboard", targets: ["Switchboard"]),
         .library(name: "YAML", targets: ["YAML"]),
         .library(name: "SwitchboardServer", targets: ["SwitchboardServer"]),
+        .library(name: "SwitchboardRemote", targets: ["SwitchboardRemote"]),
         .executable(name: "switchboard", targets: ["SwitchboardCLI"]),
         .plugin(name: "SwitchboardGenerator", targets: ["SwitchboardGeneratorPlugin"]),
     ],
@@ -19,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // libyaml, the system library (Debian: libyaml-dev).
@@ -52,6 +54,18 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
+        // A client for any OFREP server: typed lookups on a local snapshot, live changes over SSE or polling, and
+        // an on-disk cache of the last good answer for offline starts.
+        .target(
+            name: "SwitchboardRemote",
+            dependencies: [
+                "Switchboard",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // The `switchboard` command line.
         .executableTarget(
             name: "SwitchboardCLI",
@@ -77,6 +91,18 @@ let package = Package(
                 "Switchboard", "SwitchboardServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "SwitchboardRemoteTests",
+            dependencies: [
+                "Switchboard", "SwitchboardRemote", "SwitchboardServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "Logging", package: "swift-log"),
