@@ -225,6 +225,15 @@ final class RemoteCore: Sendable {
                 report(.invalidBody(error.description), level: .error)
                 return .failed
             }
+            // The cache first: whoever sees the board live finds the answer on disk too.
+            if let cache, state.withLock({ $0.generation == generation }) {
+                do {
+                    try cache.store(baseURL: configuration.baseURL, context: context, body: response.body,
+                                    etag: response.headers["etag"])
+                } catch {
+                    logger.warning("could not write the cache in \(cache.directory): \(error)")
+                }
+            }
             let current = state.withLock { state -> Bool in
                 guard state.generation == generation else { return false }
                 state.etag = response.headers["etag"]
@@ -236,14 +245,6 @@ final class RemoteCore: Sendable {
             guard current else { return .superseded }
             streams.withLock { $0 = evaluation.eventStreams }
             install(evaluation.flags, source: .server)
-            if let cache {
-                do {
-                    try cache.store(baseURL: configuration.baseURL, context: context, body: response.body,
-                                    etag: response.headers["etag"])
-                } catch {
-                    logger.warning("could not write the cache in \(cache.directory): \(error)")
-                }
-            }
             return .updated
         case 304:
             state.withLock { state in
