@@ -14,11 +14,32 @@ final class RemoteSnapshot: Sendable {
     }
 
     let flags: [String: RemoteFlag]
+    /// The lookup fast path, laid out as ``Board``'s: each key's position, and the values by position. Copying a
+    /// value out is cheaper than copying a whole flag with its strings and metadata.
+    let positions: [String: Int]
+    let values: ContiguousArray<Value?>
     let source: Source
 
     init(flags: [String: RemoteFlag], source: Source) {
         self.flags = flags
+        var positions: [String: Int] = [:]
+        var values = ContiguousArray<Value?>()
+        positions.reserveCapacity(flags.count)
+        values.reserveCapacity(flags.count)
+        for (key, flag) in flags {
+            positions[key] = values.count
+            values.append(flag.value)
+        }
+        self.positions = positions
+        self.values = values
         self.source = source
+    }
+
+    /// The value at a key, if it has one.
+    @inline(__always)
+    func value(_ key: String) -> Value? {
+        guard let position = positions[key] else { return nil }
+        return values[position]
     }
 
     static let empty = RemoteSnapshot(flags: [:], source: .none)

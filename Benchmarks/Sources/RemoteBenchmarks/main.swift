@@ -62,27 +62,32 @@ report("remote.typed_key_lookup_ns", remoteTyped)
 report("remote.lookup_ratio_to_board", remoteLookup / plain)
 
 // Propagation: PUT a new value, wait for the change.
-let transport = HTTPClientTransport()
-var changes = remote.changes.makeAsyncIterator()
-var samples: [Double] = []
-let rounds = Int(ProcessInfo.processInfo.environment["PROPAGATION_ROUNDS"] ?? "") ?? 200
-for round in 1...rounds {
-    let value = round
-    let start = DispatchTime.now().uptimeNanoseconds
-    let response = try await transport.send(RemoteRequest(
-        method: "PUT", url: url + "/v1/overrides/bench.counter",
-        headers: ["Authorization": "Bearer bench-admin", "Content-Type": "application/json"],
-        body: Array("{\"value\": \(value), \"actor\": \"bench\"}".utf8)))
-    guard response.status == 200 else { fatalError("PUT answered \(response.status)") }
-    while let change = await changes.next() {
-        if change.key == "bench.counter", change.new == .int(value) { break }
+func propagation(remote: RemoteBoard, url: String, rounds: Int) async throws -> [Double] {
+    let transport = HTTPClientTransport()
+    var changes = remote.changes.makeAsyncIterator()
+    var samples: [Double] = []
+    for value in 1...rounds {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let response = try await transport.send(RemoteRequest(
+            method: "PUT", url: url + "/v1/overrides/bench.counter",
+            headers: ["Authorization": "Bearer bench-admin", "Content-Type": "application/json"],
+            body: Array("{\"value\": \(value), \"actor\": \"bench\"}".utf8)))
+        guard response.status == 200 else { fatalError("PUT answered \(response.status)") }
+        while let change = await changes.next() {
+            if change.key == "bench.counter", change.new == .int(value) { break }
+        }
+        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
     }
-    samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    return samples.sorted()
 }
-samples.sort()
-func percentile(_ p: Double) -> Double { samples[min(samples.count - 1, Int(Double(samples.count) * p))] }
-report("remote.propagation_p50_ms", percentile(0.50))
-report("remote.propagation_p99_ms", percentile(0.99))
+
+let rounds = Int(ProcessInfo.processInfo.environment["PROPAGATION_ROUNDS"] ?? "") ?? 200
+let samples = try await propagation(remote: remote, url: url, rounds: rounds)
+func percentile(_ samples: [Double], _ p: Double) -> Double {
+    samples[min(samples.count - 1, Int(Double(samples.count) * p))]
+}
+report("remote.propagation_p50_ms", percentile(samples, 0.50))
+report("remote.propagation_p99_ms", percentile(samples, 0.99))
 report("remote.propagation_max_ms", samples.last ?? 0)
 await remote.stop()
 await server.stop()
