@@ -76,7 +76,7 @@ func recordingLogger(_ handler: InMemoryLogHandler) -> Logger {
 /// Repeats `probe` every 10 ms until it holds; records an issue and returns `false` after `limit`.
 @discardableResult
 func eventually(
-    _ what: String, limit: Duration = .seconds(20), sourceLocation: SourceLocation = #_sourceLocation,
+    _ what: String, limit: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation,
     _ probe: () async throws -> Bool
 ) async rethrows -> Bool {
     let deadline = ContinuousClock.now + limit
