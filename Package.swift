@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "SwitchboardServer", targets: ["SwitchboardServer"]),
         .library(name: "SwitchboardTesting", targets: ["SwitchboardTesting"]),
         .library(name: "SwitchboardPostgres", targets: ["SwitchboardPostgres"]),
+        .library(name: "SwitchboardRemote", targets: ["SwitchboardRemote"]),
         .executable(name: "switchboard", targets: ["SwitchboardCLI"]),
         .plugin(name: "SwitchboardGenerator", targets: ["SwitchboardGeneratorPlugin"]),
     ],
@@ -23,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // libyaml, the system library (Debian: libyaml-dev).
@@ -87,6 +89,18 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
+        // A client for any OFREP server: typed lookups on a local snapshot, live changes over SSE or polling, and
+        // an on-disk cache of the last good answer for offline starts.
+        .target(
+            name: "SwitchboardRemote",
+            dependencies: [
+                "Switchboard",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // The `switchboard` command line.
         .executableTarget(
             name: "SwitchboardCLI",
@@ -127,6 +141,18 @@ let package = Package(
                 "Switchboard", "SwitchboardServer", "SwitchboardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "SwitchboardRemoteTests",
+            dependencies: [
+                "Switchboard", "SwitchboardRemote", "SwitchboardServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "Logging", package: "swift-log"),

@@ -2,7 +2,9 @@
 # Builds every package under Examples/ (each depends on the root package by path and uses the SwitchboardGenerator
 # build plugin), fails on any compiler warning in an example's own or generated code, runs its executable with the
 # environment in its run.env (VAR=value lines), and compares the output with its expected-output.txt.
-# An example's executable is named like its folder. Exits non-zero when any example fails.
+# An example's executable is named like its folder, unless the example has a ci-run.sh: then that script runs it
+# (given the `switchboard` binary and the example's executable, named in its Package.swift), for examples that
+# need a live server. Exits non-zero when any example fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,7 +34,14 @@ for package in Examples/*/; do
             [[ -z "$line" || "$line" == \#* ]] || environment+=("$line")
         done < "$package/run.env"
     fi
-    actual=$(env "${environment[@]}" swift run --skip-build --package-path "$package" "$name")
+    if [ -x "$package/ci-run.sh" ]; then
+        swift build --product switchboard >/dev/null
+        executable=$(sed -n 's/.*\.executable(name: "\([^"]*\)".*/\1/p' "$package/Package.swift" | head -1)
+        actual=$("$package/ci-run.sh" "$(swift build --show-bin-path)/switchboard" \
+            "$(swift build --package-path "$package" --show-bin-path)/$executable")
+    else
+        actual=$(env "${environment[@]}" swift run --skip-build --package-path "$package" "$name")
+    fi
     if [ -f "$expected" ]; then
         if ! diff -u "$expected" <(printf '%s\n' "$actual"); then
             echo "example $name: output differs from $expected" >&2

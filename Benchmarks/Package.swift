@@ -6,7 +6,10 @@ import PackageDescription
 let package = Package(
     name: "SwitchboardBenchmarks",
     platforms: [.macOS(.v14)],
-    products: [.executable(name: "switchboard-bench", targets: ["SwitchboardBenchmarks"])],
+    products: [
+        .executable(name: "switchboard-bench", targets: ["SwitchboardBenchmarks"]),
+        .executable(name: "remote-bench", targets: ["RemoteBenchmarks"]),
+    ],
     dependencies: [.package(name: "Switchboard", path: "..")],
     targets: [
         // Counts malloc calls, to check that a lookup allocates nothing.
@@ -18,6 +21,15 @@ let package = Package(
                 .product(name: "Switchboard", package: "Switchboard"),
                 .product(name: "SwitchboardTesting", package: "Switchboard"),
                 .product(name: "YAML", package: "Switchboard"),
+            ]
+        ),
+        // `Benchmarks/run remote`: RemoteBoard lookups against Board's, and change propagation over SSE.
+        .executableTarget(
+            name: "RemoteBenchmarks",
+            dependencies: [
+                .product(name: "Switchboard", package: "Switchboard"),
+                .product(name: "SwitchboardRemote", package: "Switchboard"),
+                .product(name: "SwitchboardServer", package: "Switchboard"),
             ]
         ),
     ]

@@ -70,12 +70,17 @@ import Testing
         }
     }
 
-    @Test func tagsDependOnTheContextOnlyThroughTheAnswer() async throws {
+    @Test func tagsNameTheContextSoA304IsNeverAnotherContexts() async throws {
         try await withClient { client in
-            let anonymous = try await evaluateAll(client).headers[.eTag]
-            let someone = try await evaluateAll(client, body: .json(#"{"context":{"targetingKey":"u1"}}"#))
-            // No flag here targets, so every context gets the same answer, and the same tag.
-            #expect(someone.headers[.eTag] == anonymous)
+            let anonymous = try #require(try await evaluateAll(client).headers[.eTag])
+            let body = ByteBuffer.json(#"{"context":{"targetingKey":"u1"}}"#)
+            let someone = try await evaluateAll(client, ifNoneMatch: [anonymous], body: body)
+            // The tag is derived from the revision and the request, not the answer: another context never
+            // matches, even when it would get the same flags.
+            #expect(someone.status == .ok)
+            #expect(someone.headers[.eTag] != anonymous)
+            let again = try await evaluateAll(client, ifNoneMatch: [try #require(someone.headers[.eTag])], body: body)
+            #expect(again.status == .notModified)
         }
     }
 

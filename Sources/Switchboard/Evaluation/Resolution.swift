@@ -33,6 +33,11 @@ public enum Reason: String, Sendable, Hashable {
     case override = "OVERRIDE"
     /// Something went wrong; the caller's default was returned.
     case error = "ERROR"
+    /// A value served from a cache, not freshly evaluated: what a remote board reports while its server is
+    /// unreachable.
+    case cached = "CACHED"
+    /// A reason the source gave that OpenFeature does not name (a remote server's own reasons).
+    case unknown = "UNKNOWN"
 }
 
 /// What went wrong, in OpenFeature's error codes.

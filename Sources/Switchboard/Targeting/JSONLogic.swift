@@ -72,6 +72,10 @@ public struct JSONLogic: Sendable {
         return try run.evaluate(root, in: nil)
     }
 
+    /// Whether applying the rule can read the clock (`$flagd.timestamp`; conservatively yes for computed
+    /// variable paths), so the same data can give another answer later.
+    public var mayReadClock: Bool { root.mayReadTimestamp }
+
     /// Whether the rule is a constant (it reads no data), so evaluating it once is enough.
     public var isConstant: Bool {
         if case .literal = root { return true }

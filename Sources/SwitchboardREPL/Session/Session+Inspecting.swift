@@ -162,6 +162,8 @@ extension Session {
         case .split: "rollout split"
         case .disabled: "disabled"
         case .error: "error"
+        case .cached: "cached"
+        case .unknown: "unknown reason"
         }
     }
 

@@ -31,6 +31,11 @@ struct EntityTag: Hashable, CustomStringConvertible {
         opaque = String(body.count, radix: 16) + "-" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
+    /// A tag with the given opaque part (no quotes).
+    init(opaque: String) {
+        self.opaque = opaque
+    }
+
     /// The header form, quoted: `"1f4-00a1b2c3d4e5f607"`.
     var description: String { "\"\(opaque)\"" }
 

@@ -51,7 +51,7 @@ final class ServerMetrics: Sendable {
         case .split: 3
         case .disabled: 4
         case .override: 5
-        case .error: 6
+        case .error, .cached, .unknown: 6
         }
     }
 

@@ -1,0 +1,245 @@
+import Logging
+import Switchboard
+import Synchronization
+
+/// Flags from any OFREP server, answered from memory: the typed lookups of ``Board`` for one evaluation context,
+/// kept current over the server's event stream (or by polling), and an offline start from the last good answer.
+///
+/// ```swift
+/// let remote = try RemoteBoard(RemoteConfiguration(
+///     baseURL: "http://127.0.0.1:8016", context: EvaluationContext(targetingKey: "user-42"),
+///     credentials: .bearer(token), cacheDirectory: cachesFolder))
+/// if remote.value(Flags.Checkout.newFlow) { ... }          // the generated keys work on both boards
+/// for await change in remote.changes { ... }
+/// ```
+///
+/// Lookups read an immutable snapshot through one atomic load: they never wait for the network and never throw.
+/// A background task fetches the bulk evaluation (`POST /ofrep/v1/evaluate/flags`) with `If-None-Match`, follows
+/// the `eventStreams` the server advertises (refetching on each `refetchEvaluation`, a burst coalesced into one),
+/// reconnects with backoff and jitter, and polls every ``RemoteConfiguration/pollInterval`` when there is no
+/// stream. 401 and 403 stop it (``status`` says so, the last values stay); 429 waits for `Retry-After`; 5xx,
+/// network errors and bodies that are not OFREP back off and keep the last good values.
+public final class RemoteBoard: FlagReader {
+    /// Where the board stands.
+    public enum Status: Sendable, Hashable {
+        /// No answer yet and no cache: lookups give the caller's defaults.
+        case starting
+        /// Serving the server's current answer.
+        case live
+        /// Serving the cached answer of an earlier run; still trying to reach the server.
+        case cached
+        /// The server refused the credentials (401 or 403); fetching stopped, the last values stay.
+        case unauthorized(status: Int)
+        /// ``stop()`` was called.
+        case stopped
+    }
+
+    /// The configuration the board was made with (its context is the first one).
+    public let configuration: RemoteConfiguration
+    let core: RemoteCore
+    private let task: Mutex<Task<Void, Never>?>
+
+    /// Makes a board and starts fetching in the background. The cached answer for the configured context, when
+    /// there is one, is in service before this returns.
+    ///
+    /// - Parameters:
+    ///   - transport: how to talk HTTP; ``HTTPClientTransport`` by default.
+    ///   - logger: where failures are reported (unreachable server, bodies that are not OFREP, corrupt cache).
+    public init(
+        _ configuration: RemoteConfiguration,
+        transport: any RemoteTransport = HTTPClientTransport(),
+        logger: Logger = Logger(label: "switchboard.remote")
+    ) {
+        self.configuration = configuration
+        core = RemoteCore(configuration: configuration, transport: transport, logger: logger)
+        core.loadCache(for: configuration.context)
+        let core = core
+        task = Mutex(Task { await core.run() })
+    }
+
+    deinit {
+        task.withLock { $0?.cancel() }
+    }
+
+    /// Stops fetching and following changes; lookups keep answering from the last values.
+    public func stop() async {
+        let running = task.withLock { task -> Task<Void, Never>? in
+            defer { task = nil }
+            return task
+        }
+        running?.cancel()
+        await running?.value
+        core.finish()
+    }
+
+    // MARK: - Lookups
+
+    /// The value of `key` as `T`, or `defaultValue` when the key is missing, failed or does not fit.
+    @inlinable
+    public func value<T: FlagValue>(_ key: String, default defaultValue: T) -> T {
+        lookup(key) { T(flagValue: $0) } ?? defaultValue
+    }
+
+    /// The fast path: one atomic load, one dictionary lookup, the conversion (specialized by the caller).
+    @usableFromInline
+    func lookup<R>(_ key: String, _ convert: (Value) -> R?) -> R? {
+        core.cell.read { snapshot in snapshot.value(key).flatMap(convert) }
+    }
+
+    /// The value with how it was chosen: the server's reason and variant (`CACHED` while serving the cache), or
+    /// the caller's default with an error code: the server's per-flag error (`FLAG_NOT_FOUND`, …),
+    /// `TYPE_MISMATCH`, or `PROVIDER_NOT_READY` when there is neither an answer nor a cache yet.
+    ///
+    /// A remote board answers for its own context: pass `.empty` (the default) or that context. Another context
+    /// gives the caller's default with `INVALID_CONTEXT`; switch with ``setContext(_:)``.
+    public func details<T: FlagValue>(
+        _ key: String, as type: T.Type = T.self, default defaultValue: T, context: EvaluationContext = .empty
+    ) -> Details<T> {
+        answer(key, default: defaultValue, typeName: T.valueType.rawValue, context: context) { T(flagValue: $0) }
+    }
+
+    /// A key's answer, untyped: the value (`nil` when the caller's default applies), variant, reason and error,
+    /// as ``details(_:as:default:context:)`` reports them, and the server's metadata.
+    public func resolve(_ key: String) -> Resolution {
+        let details = answer(key, default: Value?.none, typeName: "any", context: .empty) { Optional($0) }
+        return Resolution(value: details.value, variant: details.variant, reason: details.reason,
+                          layer: details.layer, errorCode: details.errorCode, errorMessage: details.errorMessage,
+                          metadata: core.cell.snapshot.flags[key]?.metadata ?? [:])
+    }
+
+    private func answer<T: Sendable>(
+        _ key: String, default defaultValue: T, typeName: String, context: EvaluationContext,
+        convert: (Value) -> T?
+    ) -> Details<T> {
+        if !context.isEmpty, context != core.context {
+            return Details(of: key, value: defaultValue, reason: .error, errorCode: .invalidContext,
+                           errorMessage: "a remote board answers for its own context; use setContext(_:) to change it")
+        }
+        let snapshot = core.cell.snapshot
+        guard let flag = snapshot.flags[key] else {
+            if snapshot.source == .none {
+                let why = core.lastError.map { ": \($0)" } ?? ""
+                return Details(of: key, value: defaultValue, reason: .error, errorCode: .providerNotReady,
+                               errorMessage: "no answer from \(configuration.baseURL) yet and no cached one\(why)")
+            }
+            return Details(of: key, value: defaultValue, reason: .error, errorCode: .flagNotFound,
+                           errorMessage: "flag '\(key)' was not found")
+        }
+        if let code = flag.errorCode {
+            return Details(of: key, value: defaultValue, reason: .error,
+                           errorCode: ErrorCode(rawValue: code) ?? .general,
+                           errorMessage: flag.errorDetails ?? "flag '\(key)' could not be evaluated (\(code))")
+        }
+        let layer = flag.metadata["switchboard.layer"]?.stringValue.flatMap(Layer.init(rawValue:))
+        var reason = flag.reason.flatMap(Reason.init(rawValue:)) ?? .unknown
+        if layer != nil, reason == .static { reason = .override }
+        if snapshot.source == .cache { reason = .cached }
+        guard let value = flag.value else {
+            return Details(of: key, value: defaultValue, variant: flag.variant, reason: reason)
+        }
+        guard let typed = convert(value) else {
+            return Details(of: key, value: defaultValue, reason: .error, errorCode: .typeMismatch,
+                           errorMessage: "\(key) is \(value.json), not \(typeName)")
+        }
+        return Details(of: key, value: typed, variant: flag.variant, reason: reason, layer: layer ?? .default)
+    }
+
+    // The typed getters again, compiled here for their concrete types (FlagReader's generic ones are inlined into
+    // the caller, where `lookup` is not specialized): as fast as Board's, which are compiled the same way.
+
+    /// A bool, or `defaultValue` when the key is missing or not a bool.
+    public func bool(_ key: String, default defaultValue: Bool) -> Bool { value(key, default: defaultValue) }
+
+    /// An int, or `defaultValue`.
+    public func int(_ key: String, default defaultValue: Int) -> Int { value(key, default: defaultValue) }
+
+    /// A double (ints widen), or `defaultValue`.
+    public func double(_ key: String, default defaultValue: Double) -> Double { value(key, default: defaultValue) }
+
+    /// A string, or `defaultValue`.
+    public func string(_ key: String, default defaultValue: String) -> String { value(key, default: defaultValue) }
+
+    /// A list, or `defaultValue`.
+    public func list(_ key: String, default defaultValue: [Value]) -> [Value] { value(key, default: defaultValue) }
+
+    /// An object, or `defaultValue`.
+    public func object(_ key: String, default defaultValue: [String: Value]) -> [String: Value] {
+        value(key, default: defaultValue)
+    }
+
+    /// Every key the current answer has.
+    public var keys: [String] { core.cell.snapshot.flags.keys.sorted() }
+
+    // MARK: - State and control
+
+    /// Every change to a value from now on: a new answer from the server, the cache served at a context switch.
+    /// Each access makes a new stream.
+    public var changes: AsyncStream<Board.Change> { core.subscribe() }
+
+    /// Where the board stands.
+    public var status: Status { core.status }
+
+    /// The last failure: unreachable server, an HTTP status, a body that is not OFREP, a corrupt cache file;
+    /// `nil` after a good answer.
+    public var lastError: RemoteError? { core.lastError }
+
+    /// The context values are evaluated for.
+    public var context: EvaluationContext { core.context }
+
+    /// Switches the context (say, to the user who signed in) and refetches. The cached answer for the new
+    /// context, when there is one, is served until the server answers.
+    public func setContext(_ context: EvaluationContext) {
+        core.setContext(context)
+    }
+
+    /// Fetches now, outside the polling schedule; also retries after a 401 or 403.
+    public func refresh() {
+        core.refetch.signal()
+    }
+
+    /// Tells the board whether the app is in use. After ``RemoteConfiguration/inactivityDelay`` (or the
+    /// server's `inactivityDelaySec`, or 120 s) inactive, the event stream closes; when active again the board
+    /// reconnects and refetches in full (OFREP ADR 0008).
+    public func setActive(_ active: Bool) {
+        core.setActive(active)
+    }
+
+    /// Waits until the first fetch has ended, well or badly, or `timeout` passes; returns whether it ended.
+    @discardableResult
+    public func waitUntilSettled(timeout: Duration = .seconds(10)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if core.settled { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return core.settled
+    }
+}
+
+/// A failure a ``RemoteBoard`` reports through ``RemoteBoard/lastError`` and its logger.
+public enum RemoteError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No response: connection refused, timeout, reset.
+    case unreachable(String)
+    /// A status the board does not take as an answer.
+    case httpStatus(Int)
+    /// 401 or 403.
+    case unauthorized(Int)
+    /// 429, with the wait the server asked for.
+    case rateLimited(retryAfter: Duration)
+    /// A 200 whose body is not a bulk evaluation; the last good values stay.
+    case invalidBody(String)
+    /// A cache file that could not be used; it was ignored.
+    case corruptCache(String)
+
+    /// A readable account.
+    public var description: String {
+        switch self {
+        case .unreachable(let why): "server unreachable: \(why)"
+        case .httpStatus(let status): "server answered \(status)"
+        case .unauthorized(let status): "server refused the credentials (\(status)); fetching stopped"
+        case .rateLimited(let delay): "server asked to wait (429), retrying in \(delay)"
+        case .invalidBody(let why): "the answer is not a valid OFREP bulk evaluation: \(why)"
+        case .corruptCache(let why): why
+        }
+    }
+}

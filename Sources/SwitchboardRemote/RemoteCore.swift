@@ -1,0 +1,360 @@
+import Foundation
+import Logging
+import Switchboard
+import Synchronization
+
+/// The moving parts behind a ``RemoteBoard``: the snapshot, the fetch loop, the event stream and the cache.
+final class RemoteCore: Sendable {
+    let configuration: RemoteConfiguration
+    let transport: any RemoteTransport
+    let logger: Logger
+    let cell = RemoteSnapshotCell(.empty)
+    let cache: RemoteCache?
+    /// Signalled by change events, context switches and ``RemoteBoard/refresh()``.
+    let refetch = Wakeup()
+    /// Signalled when the app becomes active or inactive.
+    let activity = Wakeup()
+
+    private struct State {
+        var context: EvaluationContext
+        /// Grows with every context switch; an answer fetched for an older one is dropped.
+        var generation: UInt64 = 0
+        var etag: String?
+        var status: RemoteBoard.Status = .starting
+        var lastError: RemoteError?
+        var settled = false
+        var active = true
+        var lastEventID: String?
+        var serverInactivity: Int?
+        var subscribers: [Int: AsyncStream<Board.Change>.Continuation] = [:]
+        var nextSubscriber = 0
+    }
+
+    private let state: Mutex<State>
+
+    init(configuration: RemoteConfiguration, transport: any RemoteTransport, logger: Logger) {
+        self.configuration = configuration
+        self.transport = transport
+        self.logger = logger
+        cache = configuration.cacheDirectory.map(RemoteCache.init(directory:))
+        state = Mutex(State(context: configuration.context))
+    }
+
+    var context: EvaluationContext { state.withLock { $0.context } }
+    var status: RemoteBoard.Status { state.withLock { $0.status } }
+    var lastError: RemoteError? { state.withLock { $0.lastError } }
+    var settled: Bool { state.withLock { $0.settled } }
+
+    // MARK: - Snapshot and changes
+
+    func subscribe() -> AsyncStream<Board.Change> {
+        let (stream, continuation) = AsyncStream<Board.Change>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        let id = state.withLock { state in
+            state.nextSubscriber += 1
+            state.subscribers[state.nextSubscriber] = continuation
+            return state.nextSubscriber
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    func finish() {
+        let subscribers = state.withLock { state in
+            state.status = .stopped
+            defer { state.subscribers = [:] }
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers { subscriber.finish() }
+    }
+
+    /// Publishes new flags and tells subscribers which values changed.
+    private func install(_ flags: [String: RemoteFlag], source: RemoteSnapshot.Source) {
+        let old = cell.snapshot
+        cell.replace(with: RemoteSnapshot(flags: flags, source: source))
+        var changes: [Board.Change] = []
+        for (key, flag) in flags where old.flags[key]?.value != flag.value {
+            changes.append(Board.Change(of: key, from: old.flags[key]?.value, to: flag.value))
+        }
+        for (key, flag) in old.flags where flags[key] == nil {
+            changes.append(Board.Change(of: key, from: flag.value, to: nil))
+        }
+        guard !changes.isEmpty else { return }
+        changes.sort { $0.key < $1.key }
+        let subscribers = state.withLock { Array($0.subscribers.values) }
+        for subscriber in subscribers {
+            for change in changes { subscriber.yield(change) }
+        }
+    }
+
+    private func report(_ error: RemoteError, level: Logger.Level = .warning) {
+        state.withLock { $0.lastError = error }
+        logger.log(level: level, "\(error)", metadata: ["ofrep.base_url": "\(configuration.baseURL)"])
+    }
+
+    // MARK: - Cache
+
+    /// Serves the cached answer for a context, when there is one.
+    func loadCache(for context: EvaluationContext) {
+        guard let cache else { return }
+        do {
+            guard let entry = try cache.load(baseURL: configuration.baseURL, context: context) else { return }
+            let installed = state.withLock { state -> Bool in
+                guard state.context == context, state.status != .live else { return false }
+                state.status = .cached
+                state.etag = entry.etag
+                return true
+            }
+            guard installed else { return }
+            streams.withLock { $0 = entry.evaluation.eventStreams }
+            install(entry.evaluation.flags, source: .cache)
+        } catch {
+            report(.corruptCache(error.description), level: .error)
+        }
+    }
+
+    // MARK: - Control
+
+    func setContext(_ context: EvaluationContext) {
+        let changed = state.withLock { state -> Bool in
+            guard state.context != context else { return false }
+            state.context = context
+            state.generation += 1
+            state.etag = nil
+            if case .live = state.status { state.status = .starting }
+            return true
+        }
+        guard changed else { return }
+        loadCache(for: context)
+        refetch.signal()
+    }
+
+    func setActive(_ active: Bool) {
+        state.withLock { $0.active = active }
+        activity.signal()
+    }
+
+    // MARK: - The loop
+
+    enum FetchOutcome: Sendable, Equatable {
+        case updated, notModified, superseded, failed, fatal, cancelled
+        case retryAfter(Duration)
+    }
+
+    enum StreamEnd: Sendable, Equatable {
+        case dropped, fatal, inactive, cancelled
+    }
+
+    func run() async {
+        var attempt = 0
+        var unconditional = false
+        while !Task.isCancelled {
+            let outcome = await fetch(unconditional: unconditional)
+            unconditional = false
+            state.withLock { $0.settled = true }
+            switch outcome {
+            case .cancelled: return
+            case .fatal:
+                // Stopped until the context changes or the app asks for a refresh.
+                await refetch.wait()
+                continue
+            case .retryAfter(let delay):
+                try? await Task.sleep(for: delay)
+                continue
+            case .failed:
+                attempt += 1
+                _ = await refetch.wait(for: configuration.backoff.delay(attempt: attempt))
+                continue
+            case .superseded:
+                continue
+            case .updated, .notModified:
+                attempt = 0
+            }
+            let streams = cell.snapshot.source == .server ? currentStreams() : []
+            if let url = streams.first {
+                switch await follow(url) {
+                case .cancelled: return
+                case .fatal:
+                    await refetch.wait()
+                case .inactive:
+                    while !Task.isCancelled, !state.withLock({ $0.active }) { await activity.wait() }
+                    unconditional = true
+                case .dropped:
+                    attempt += 1
+                    try? await Task.sleep(for: configuration.backoff.delay(attempt: attempt))
+                    unconditional = true
+                }
+            } else if let interval = configuration.pollInterval {
+                _ = await refetch.wait(for: interval)
+            } else {
+                await refetch.wait()
+            }
+        }
+    }
+
+    private let streams = Mutex<[String]>([])
+
+    private func currentStreams() -> [String] { streams.withLock { $0 } }
+
+    /// One bulk fetch for the current context.
+    func fetch(unconditional: Bool) async -> FetchOutcome {
+        let (context, generation, etag) = state.withLock { ($0.context, $0.generation, $0.etag) }
+        var headers = configuration.requestHeaders
+        headers["Content-Type"] = "application/json"
+        headers["Accept"] = "application/json"
+        if !unconditional, let etag, cell.snapshot.source != .none { headers["If-None-Match"] = etag }
+        let request = RemoteRequest(
+            method: "POST", url: configuration.baseURL + "/ofrep/v1/evaluate/flags", headers: headers,
+            body: Array(CanonicalJSON.requestBody(context).utf8), timeout: configuration.timeout)
+        let response: RemoteResponse
+        do {
+            response = try await transport.send(request)
+        } catch {
+            if Task.isCancelled { return .cancelled }
+            report(.unreachable(String(describing: error)))
+            return .failed
+        }
+        guard state.withLock({ $0.generation == generation }) else { return .superseded }
+        switch response.status {
+        case 200:
+            let evaluation: BulkEvaluation
+            do {
+                evaluation = try BulkEvaluation.decode(response.body, baseURL: configuration.baseURL)
+            } catch {
+                report(.invalidBody(error.description), level: .error)
+                return .failed
+            }
+            // The cache first: whoever sees the board live finds the answer on disk too.
+            if let cache, state.withLock({ $0.generation == generation }) {
+                do {
+                    try cache.store(baseURL: configuration.baseURL, context: context, body: response.body,
+                                    etag: response.headers["etag"])
+                } catch {
+                    logger.warning("could not write the cache in \(cache.directory): \(error)")
+                }
+            }
+            let current = state.withLock { state -> Bool in
+                guard state.generation == generation else { return false }
+                state.etag = response.headers["etag"]
+                state.status = .live
+                state.lastError = nil
+                state.serverInactivity = evaluation.inactivityDelaySeconds
+                return true
+            }
+            guard current else { return .superseded }
+            streams.withLock { $0 = evaluation.eventStreams }
+            install(evaluation.flags, source: .server)
+            return .updated
+        case 304:
+            state.withLock { state in
+                state.status = .live
+                state.lastError = nil
+            }
+            let snapshot = cell.snapshot
+            if snapshot.source == .cache {
+                // The cached answer is the server's current one: serve it as live.
+                cell.replace(with: RemoteSnapshot(flags: snapshot.flags, source: .server))
+            }
+            return .notModified
+        case 401, 403:
+            state.withLock { $0.status = .unauthorized(status: response.status) }
+            report(.unauthorized(response.status), level: .error)
+            return .fatal
+        case 429:
+            let delay = Self.retryAfter(response.headers["retry-after"])
+                ?? configuration.backoff.delay(attempt: 3)
+            report(.rateLimited(retryAfter: delay))
+            return .retryAfter(delay)
+        default:
+            report(.httpStatus(response.status))
+            return .failed
+        }
+    }
+
+    /// `Retry-After` in seconds; an HTTP date or garbage gives `nil`.
+    static func retryAfter(_ header: String?) -> Duration? {
+        guard let header, let seconds = Int(header.trimmingCharacters(in: .whitespaces)), seconds >= 0 else {
+            return nil
+        }
+        return .seconds(seconds)
+    }
+
+    /// Follows one event stream until it drops, the credentials are refused, the app stays inactive too long, or
+    /// the task is cancelled. Every `refetchEvaluation` refetches; events that arrive during a fetch make one more.
+    func follow(_ url: String) async -> StreamEnd {
+        var headers = configuration.requestHeaders
+        headers["Accept"] = "text/event-stream"
+        if let id = state.withLock({ $0.lastEventID }) { headers["Last-Event-ID"] = id }
+        let response: RemoteStreamResponse
+        do {
+            response = try await transport.stream(RemoteRequest(method: "GET", url: url, headers: headers,
+                                                                timeout: configuration.timeout))
+        } catch {
+            if Task.isCancelled { return .cancelled }
+            report(.unreachable(String(describing: error)))
+            return .dropped
+        }
+        switch response.status {
+        case 200: break
+        case 401, 403:
+            state.withLock { $0.status = .unauthorized(status: response.status) }
+            report(.unauthorized(response.status), level: .error)
+            return .fatal
+        default:
+            report(.httpStatus(response.status))
+            return .dropped
+        }
+        logger.debug("following the event stream")
+        // A change between the last fetch and the connection has no event on this stream: look once now.
+        refetch.signal()
+        return await withTaskGroup(of: StreamEnd.self) { group in
+            group.addTask {
+                var parser = ServerSentEventParser()
+                do {
+                    for try await chunk in response.body {
+                        for event in parser.feed(chunk) where Self.isRefetch(event) {
+                            self.refetch.signal()
+                        }
+                        if let id = parser.lastEventID { self.state.withLock { $0.lastEventID = id } }
+                    }
+                } catch {
+                    if !Task.isCancelled { self.report(.unreachable("event stream: \(error)")) }
+                }
+                return Task.isCancelled ? .cancelled : .dropped
+            }
+            group.addTask {
+                while !Task.isCancelled {
+                    await self.refetch.wait()
+                    if Task.isCancelled { break }
+                    if await self.fetch(unconditional: false) == .fatal { return .fatal }
+                }
+                return .cancelled
+            }
+            group.addTask { await self.watchInactivity() }
+            let first = await group.next() ?? .cancelled
+            group.cancelAll()
+            return first
+        }
+    }
+
+    /// Returns `.inactive` once the app has been inactive for the inactivity delay.
+    private func watchInactivity() async -> StreamEnd {
+        while !Task.isCancelled {
+            if state.withLock({ $0.active }) {
+                await activity.wait()
+                continue
+            }
+            let seconds = state.withLock { $0.serverInactivity } ?? 120
+            let delay = configuration.inactivityDelay ?? .seconds(seconds)
+            if await activity.wait(for: delay) { continue }
+            if !state.withLock({ $0.active }) { return .inactive }
+        }
+        return .cancelled
+    }
+
+    static func isRefetch(_ event: ServerSentEvent) -> Bool {
+        guard let data = try? Value(json: event.data), case .object(let object) = data else { return false }
+        return object["type"]?.stringValue == "refetchEvaluation"
+    }
+}

@@ -1,0 +1,164 @@
+import Synchronization
+import Switchboard
+
+/// What a remote board answers from: the flags of one bulk answer, and where they came from.
+final class RemoteSnapshot: Sendable {
+    /// Where the values come from.
+    enum Source: Sendable, Hashable {
+        /// No values yet: no answer and no cache.
+        case none
+        /// The cache file, written after an earlier run's answer.
+        case cache
+        /// The server, in this run.
+        case server
+    }
+
+    let flags: [String: RemoteFlag]
+    /// The lookup fast path, laid out as ``Board``'s: each key's position, and the values by position. Copying a
+    /// value out is cheaper than copying a whole flag with its strings and metadata.
+    let positions: [String: Int]
+    let values: ContiguousArray<Value?>
+    let source: Source
+
+    init(flags: [String: RemoteFlag], source: Source) {
+        self.flags = flags
+        var positions: [String: Int] = [:]
+        var values = ContiguousArray<Value?>()
+        positions.reserveCapacity(flags.count)
+        values.reserveCapacity(flags.count)
+        for (key, flag) in flags {
+            positions[key] = values.count
+            values.append(flag.value)
+        }
+        self.positions = positions
+        self.values = values
+        self.source = source
+    }
+
+    /// The value at a key, if it has one.
+    @inline(__always)
+    func value(_ key: String) -> Value? {
+        guard let position = positions[key] else { return nil }
+        return values[position]
+    }
+
+    static let empty = RemoteSnapshot(flags: [:], source: .none)
+}
+
+/// Holds the current snapshot so lookups get it with one atomic load and no reference counting: the
+/// read-copy-update cell ``Board`` uses, with the same time-based grace period before a replaced snapshot is
+/// released.
+final class RemoteSnapshotCell: Sendable {
+    private let current: Atomic<UInt>
+    private let retired = Mutex<[(address: UInt, time: ContinuousClock.Instant)]>([])
+    static let gracePeriod = Duration.seconds(60)
+
+    init(_ snapshot: RemoteSnapshot) {
+        current = Atomic(Self.address(of: snapshot))
+    }
+
+    deinit {
+        Self.unmanaged(current.load(ordering: .acquiring)).release()
+        for item in retired.withLock({ $0 }) { Self.unmanaged(item.address).release() }
+    }
+
+    /// Runs `body` with the current snapshot, without retaining it.
+    @inline(__always)
+    func read<R>(_ body: (RemoteSnapshot) -> R) -> R {
+        Self.unmanaged(current.load(ordering: .acquiring))._withUnsafeGuaranteedRef(body)
+    }
+
+    /// The current snapshot, retained.
+    var snapshot: RemoteSnapshot { read { $0 } }
+
+    /// Publishes a new snapshot.
+    func replace(with snapshot: RemoteSnapshot) {
+        let old = current.exchange(Self.address(of: snapshot), ordering: .acquiringAndReleasing)
+        let now = ContinuousClock.now
+        let expired = retired.withLock { list -> [UInt] in
+            list.append((old, now))
+            let drop = list.filter { now - $0.time >= Self.gracePeriod }.map(\.address)
+            list.removeAll { now - $0.time >= Self.gracePeriod }
+            return drop
+        }
+        for address in expired { Self.unmanaged(address).release() }
+    }
+
+    private static func address(of snapshot: RemoteSnapshot) -> UInt {
+        UInt(bitPattern: Unmanaged.passRetained(snapshot).toOpaque())
+    }
+
+    @inline(__always)
+    private static func unmanaged(_ address: UInt) -> Unmanaged<RemoteSnapshot> {
+        Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
+    }
+}
+
+/// A one-waiter wake-up signal that remembers a signal sent while nobody waits; many signals before a wait
+/// count as one, which is what coalesces a burst of change events into one refetch.
+final class Wakeup: Sendable {
+    private struct State {
+        var pending = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    /// Wakes the waiter, or the next one to wait.
+    func signal() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter
+            }
+            state.pending = true
+            return nil
+        }
+        waiter?.resume()
+    }
+
+    /// Forgets a signal nobody has waited for yet.
+    func clear() {
+        state.withLock { $0.pending = false }
+    }
+
+    /// Returns when signalled, or when the task is cancelled.
+    func wait() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    if state.pending || Task.isCancelled {
+                        state.pending = false
+                        return true
+                    }
+                    state.waiter = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
+        }
+    }
+
+    /// Returns when signalled (`true`) or when `duration` has passed (`false`).
+    func wait(for duration: Duration) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await self.wait()
+                return !Task.isCancelled
+            }
+            group.addTask {
+                try? await Task.sleep(for: duration)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import InMemoryLogging
+import Logging
+import Switchboard
+import SwitchboardRemote
+import Testing
+
+/// OFREP's error rules: 401/403 stop and keep the values, 429 waits for Retry-After, garbage keeps the last good
+/// values and is logged.
+@Suite struct ErrorHandlingTests {
+    @Test func unauthorizedStopsAndKeepsTheLastValues() async throws {
+        let server = try await MinimalOFREPServer()
+        server.serve([("limit", 5)])
+        let remote = RemoteBoard(try testConfiguration(server.url, poll: .milliseconds(30)))
+        await eventually("live") { remote.status == .live }
+        server.answer(with: .status(401, headers: [:]))
+        await eventually("stopped") { remote.status == .unauthorized(status: 401) }
+        #expect(remote.lastError == .unauthorized(401))
+        let count = server.requests.count
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(server.requests.count == count, "no polling after a 401")
+        #expect(remote.int("limit", default: 0) == 5)
+        // An explicit refresh tries again.
+        server.answer(with: .normal)
+        remote.refresh()
+        await eventually("live again") { remote.status == .live }
+        await remote.stop()
+        await server.stop()
+    }
+
+    @Test func rateLimitedWaitsForRetryAfter() async throws {
+        let server = try await MinimalOFREPServer()
+        server.serve([("limit", 5)])
+        server.answer(with: .status(429, headers: ["Retry-After": "1"]))
+        let remote = RemoteBoard(try testConfiguration(server.url, poll: .milliseconds(10)))
+        await eventually("told to wait") { remote.lastError == .rateLimited(retryAfter: .seconds(1)) }
+        // Fast polling and a fast backoff would have sent many requests; Retry-After holds them back.
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.requests.count == 1)
+        server.answer(with: .normal)
+        await eventually("live after the wait") { remote.status == .live }
+        #expect(remote.int("limit", default: 0) == 5)
+        await remote.stop()
+        await server.stop()
+    }
+
+    @Test(arguments: ["not json", #"{"flags": 3}"#, #"{"flags": [{"value": 1}]}"#, "[]"])
+    func aBodyThatIsNotOFREPKeepsTheLastGoodValues(garbage: String) async throws {
+        let server = try await MinimalOFREPServer()
+        server.serve([("limit", 5)])
+        let logs = InMemoryLogHandler()
+        let remote = RemoteBoard(try testConfiguration(server.url, poll: .milliseconds(20)),
+                                 logger: recordingLogger(logs))
+        await eventually("live") { remote.status == .live }
+        server.answer(with: .garbage(garbage))
+        await eventually("reported") {
+            if case .invalidBody? = remote.lastError { return true }
+            return false
+        }
+        #expect(remote.int("limit", default: 0) == 5)
+        #expect(logs.entries.contains { $0.level == .error && "\($0.message)".contains("not a valid OFREP") })
+        await remote.stop()
+        await server.stop()
+    }
+
+    @Test func serverErrorsBackOffAndRecover() async throws {
+        let server = try await MinimalOFREPServer()
+        server.answer(with: .status(503, headers: [:]))
+        let remote = RemoteBoard(try testConfiguration(server.url))
+        await eventually("reported") { remote.lastError == .httpStatus(503) }
+        server.serve([("limit", 6)])
+        server.answer(with: .normal)
+        await eventually("recovered") { remote.int("limit", default: 0) == 6 }
+        await remote.stop()
+        await server.stop()
+    }
+}
