@@ -150,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "SwitchboardRemoteTests",
             dependencies: [
-                "Switchboard", "SwitchboardRemote", "SwitchboardServer",
+                "Switchboard", "SwitchboardRemote", "SwitchboardServer", "SwitchboardTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

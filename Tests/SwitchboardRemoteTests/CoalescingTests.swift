@@ -1,6 +1,7 @@
 import Switchboard
 import SwitchboardRemote
 import Synchronization
+import SwitchboardTestSupport
 import Testing
 
 /// A scripted transport: every fetch answers the same flags and advertises a stream the test writes SSE text to.
@@ -43,12 +44,12 @@ final class ScriptedTransport: RemoteTransport {
     @Test func aBurstOfEventsIsCoalesced() async throws {
         let transport = ScriptedTransport()
         let remote = RemoteBoard(try testConfiguration("http://scripted.invalid", poll: nil), transport: transport)
-        await eventually("following the stream") { transport.streams == 1 && transport.fetches >= 2 }
+        try await waitUntil("following the stream") { transport.streams == 1 && transport.fetches >= 2 }
         try await Task.sleep(for: .milliseconds(100))
         let before = transport.fetches
         let event = "event: message\ndata: {\"type\":\"refetchEvaluation\",\"lastModified\":1}\n\n"
         transport.emit(String(repeating: event, count: 50))
-        await eventually("refetched") { transport.fetches > before }
+        try await waitUntil("refetched") { transport.fetches > before }
         try await Task.sleep(for: .milliseconds(300))
         #expect(transport.fetches - before <= 2, "50 events, \(transport.fetches - before) fetches")
         #expect(remote.int("a", default: 0) == 1)
@@ -60,12 +61,12 @@ final class ScriptedTransport: RemoteTransport {
         var configuration = try testConfiguration("http://scripted.invalid", poll: nil)
         configuration.inactivityDelay = .milliseconds(50)
         let remote = RemoteBoard(configuration, transport: transport)
-        await eventually("following the stream") { transport.streams == 1 }
+        try await waitUntil("following the stream") { transport.streams == 1 }
         remote.setActive(false)
-        await eventually("the stream closed") { transport.closed }
+        try await waitUntil("the stream closed") { transport.closed }
         let before = transport.fetches
         remote.setActive(true)
-        await eventually("reconnected") { transport.streams == 2 }
+        try await waitUntil("reconnected") { transport.streams == 2 }
         #expect(transport.fetches > before)
         await remote.stop()
     }

@@ -1,6 +1,7 @@
 import Switchboard
 import SwitchboardRemote
 import Synchronization
+import SwitchboardTestSupport
 import Testing
 
 /// A transport that records every request and response, around the real one.
@@ -31,7 +32,7 @@ final class RecordingTransport: RemoteTransport {
         let server = try await LiveServer(board: board)
         let transport = RecordingTransport()
         let remote = RemoteBoard(try testConfiguration(server.url, poll: .milliseconds(50)), transport: transport)
-        await eventually("a 304") { transport.exchanges.contains { $0.status == 304 } }
+        try await waitUntil("a 304") { transport.exchanges.contains { $0.status == 304 } }
         let first = try #require(transport.exchanges.first)
         #expect(first.status == 200)
         let tag = try #require(first.etag)
@@ -39,7 +40,7 @@ final class RecordingTransport: RemoteTransport {
         #expect(revalidation.request.headers["If-None-Match"] == tag)
 
         remote.setContext(EvaluationContext(targetingKey: "u-2"))
-        await eventually("answered for the new context") {
+        try await waitUntil("answered for the new context") {
             transport.exchanges.contains { $0.status == 200 && $0.etag != tag }
         }
         let contextTag = try #require(transport.exchanges.last { $0.status == 200 }?.etag)
@@ -48,7 +49,7 @@ final class RecordingTransport: RemoteTransport {
         #expect(switched.request.headers["If-None-Match"] == nil)
 
         try board.set("app.greeting", to: "new revision", actor: "test")
-        await eventually("a new tag for the new revision") {
+        try await waitUntil("a new tag for the new revision") {
             transport.exchanges.contains { $0.status == 200 && $0.etag != tag && $0.etag != contextTag }
         }
         #expect(remote.string("app.greeting", default: "") == "new revision")

@@ -2,6 +2,7 @@ import InMemoryLogging
 import Logging
 import Switchboard
 import SwitchboardRemote
+import SwitchboardTestSupport
 import Testing
 
 /// OFREP's error rules: 401/403 stop and keep the values, 429 waits for Retry-After, garbage keeps the last good
@@ -11,9 +12,9 @@ import Testing
         let server = try await MinimalOFREPServer()
         server.serve([("limit", 5)])
         let remote = RemoteBoard(try testConfiguration(server.url, poll: .milliseconds(30)))
-        await eventually("live") { remote.status == .live }
+        try await waitUntil("live") { remote.status == .live }
         server.answer(with: .status(401, headers: [:]))
-        await eventually("stopped") { remote.status == .unauthorized(status: 401) }
+        try await waitUntil("stopped") { remote.status == .unauthorized(status: 401) }
         #expect(remote.lastError == .unauthorized(401))
         let count = server.requests.count
         try await Task.sleep(for: .milliseconds(200))
@@ -22,7 +23,7 @@ import Testing
         // An explicit refresh tries again.
         server.answer(with: .normal)
         remote.refresh()
-        await eventually("live again") { remote.status == .live }
+        try await waitUntil("live again") { remote.status == .live }
         await remote.stop()
         await server.stop()
     }
@@ -32,12 +33,12 @@ import Testing
         server.serve([("limit", 5)])
         server.answer(with: .status(429, headers: ["Retry-After": "1"]))
         let remote = RemoteBoard(try testConfiguration(server.url, poll: .milliseconds(10)))
-        await eventually("told to wait") { remote.lastError == .rateLimited(retryAfter: .seconds(1)) }
+        try await waitUntil("told to wait") { remote.lastError == .rateLimited(retryAfter: .seconds(1)) }
         // Fast polling and a fast backoff would have sent many requests; Retry-After holds them back.
         try await Task.sleep(for: .milliseconds(300))
         #expect(server.requests.count == 1)
         server.answer(with: .normal)
-        await eventually("live after the wait") { remote.status == .live }
+        try await waitUntil("live after the wait") { remote.status == .live }
         #expect(remote.int("limit", default: 0) == 5)
         await remote.stop()
         await server.stop()
@@ -50,9 +51,9 @@ import Testing
         let logs = InMemoryLogHandler()
         let remote = RemoteBoard(try testConfiguration(server.url, poll: .milliseconds(20)),
                                  logger: recordingLogger(logs))
-        await eventually("live") { remote.status == .live }
+        try await waitUntil("live") { remote.status == .live }
         server.answer(with: .garbage(garbage))
-        await eventually("reported") {
+        try await waitUntil("reported") {
             if case .invalidBody? = remote.lastError { return true }
             return false
         }
@@ -66,10 +67,10 @@ import Testing
         let server = try await MinimalOFREPServer()
         server.answer(with: .status(503, headers: [:]))
         let remote = RemoteBoard(try testConfiguration(server.url))
-        await eventually("reported") { remote.lastError == .httpStatus(503) }
+        try await waitUntil("reported") { remote.lastError == .httpStatus(503) }
         server.serve([("limit", 6)])
         server.answer(with: .normal)
-        await eventually("recovered") { remote.int("limit", default: 0) == 6 }
+        try await waitUntil("recovered") { remote.int("limit", default: 0) == 6 }
         await remote.stop()
         await server.stop()
     }

@@ -1,5 +1,6 @@
 import Switchboard
 import SwitchboardRemote
+import SwitchboardTestSupport
 import Testing
 
 /// Changes on the server reach the client over the event stream, also across a server restart.
@@ -11,7 +12,7 @@ import Testing
         let server = try await LiveServer(board: board)
         // No polling: only the event stream can bring the change.
         let remote = RemoteBoard(try testConfiguration(server.url, poll: nil))
-        await eventually("live") { remote.status == .live }
+        try await waitUntil("live") { remote.status == .live }
         var changes = remote.changes.makeAsyncIterator()
         try board.set("app.new_flow", to: true, actor: "test")
         let change = await changes.next()
@@ -30,16 +31,16 @@ import Testing
         var server = try await LiveServer(board: board)
         let port = server.port
         let remote = RemoteBoard(try testConfiguration(server.url, poll: nil))
-        await eventually("live") { remote.status == .live }
+        try await waitUntil("live") { remote.status == .live }
         await server.stop()
-        await eventually("the drop noticed") { remote.lastError != nil }
+        try await waitUntil("the drop noticed") { remote.lastError != nil }
         // Changed while the client is cut off: no event reaches it, the refetch after reconnecting must.
         try board.set("app.greeting", to: "restarted", actor: "test")
         server = try await LiveServer(board: board, port: port)
-        await eventually("caught up") { remote.string("app.greeting", default: "") == "restarted" }
+        try await waitUntil("caught up") { remote.string("app.greeting", default: "") == "restarted" }
         // And the new stream delivers later changes.
         try board.set("app.upload.max_mb", to: 99, actor: "test")
-        await eventually("followed the new stream") { remote.int("app.upload.max_mb", default: 0) == 99 }
+        try await waitUntil("followed the new stream") { remote.int("app.upload.max_mb", default: 0) == 99 }
         await remote.stop()
         await server.stop()
     }

@@ -1,5 +1,6 @@
 import Switchboard
 import SwitchboardRemote
+import SwitchboardTestSupport
 import Testing
 
 /// Against the minimal OFREP server (no event stream, no ETag) the board polls, authenticates with an API key,
@@ -10,13 +11,13 @@ import Testing
         server.serve([("color", "blue"), ("limit", 5)], failures: [("gone", "FLAG_NOT_FOUND")])
         let remote = RemoteBoard(try testConfiguration(server.url, credentials: .apiKey("k-123"),
                                                        poll: .milliseconds(50)))
-        await eventually("live") { remote.status == .live }
+        try await waitUntil("live") { remote.status == .live }
         #expect(remote.string("color", default: "") == "blue")
         #expect(remote.int("limit", default: 0) == 5)
         #expect(server.requests.allSatisfy { $0["x-api-key"] == "k-123" && $0["if-none-match"] == nil })
 
         server.serve([("color", "green"), ("limit", 5)])
-        await eventually("the next poll brought the change") { remote.string("color", default: "") == "green" }
+        try await waitUntil("the next poll brought the change") { remote.string("color", default: "") == "green" }
         await remote.stop()
         await server.stop()
     }
@@ -25,7 +26,7 @@ import Testing
         let server = try await MinimalOFREPServer()
         server.serve([("limit", 5)], failures: [("gone", "FLAG_NOT_FOUND"), ("broken", "PARSE_ERROR")])
         let remote = RemoteBoard(try testConfiguration(server.url))
-        await eventually("live") { remote.status == .live }
+        try await waitUntil("live") { remote.status == .live }
         #expect(remote.details("gone", default: 1).errorCode == .flagNotFound)
         #expect(remote.details("broken", default: 1).errorCode == .parseError)
         #expect(remote.details("broken", default: 1).errorMessage == "no such flag")

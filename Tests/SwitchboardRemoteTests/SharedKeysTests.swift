@@ -1,5 +1,6 @@
 import Switchboard
 import SwitchboardRemote
+import SwitchboardTestSupport
 import Testing
 
 /// The keys `switchboard generate` wrote for `Fixtures/flags` (GeneratedKeys.swift) work with a local board and a
@@ -30,7 +31,7 @@ import Testing
         try board.set("app.upload.max_mb", to: 64, actor: "test")
         let server = try await LiveServer(board: board)
         let remote = RemoteBoard(try testConfiguration(server.url))
-        await eventually("live") { remote.status == .live }
+        try await waitUntil("live") { remote.status == .live }
 
         let local = Settings(board)
         #expect(local == Settings(remote))

@@ -3,6 +3,7 @@ import InMemoryLogging
 import Logging
 import Switchboard
 import SwitchboardRemote
+import SwitchboardTestSupport
 import Testing
 
 /// How a remote board starts: server up, server down with a cache, server down with none, a corrupt cache.
@@ -12,7 +13,7 @@ import Testing
     @Test func servesTheServersValuesAndKeepsACache() async throws {
         let server = try await LiveServer(board: try project.board())
         let remote = RemoteBoard(try testConfiguration(server.url, cache: project.cache))
-        await eventually("live") { remote.status == .live }
+        try await waitUntil("live") { remote.status == .live }
         #expect(remote.int("app.upload.max_mb", default: 0) == 25)
         #expect(remote.double("app.ratio", default: 0) == 1.5)
         #expect(remote.string("app.greeting", default: "") == "hello")
@@ -31,7 +32,7 @@ import Testing
         try board.set("app.upload.max_mb", to: 80, actor: "test")
         let server = try await LiveServer(board: board)
         let first = RemoteBoard(try testConfiguration(server.url, cache: project.cache))
-        await eventually("live") { first.status == .live }
+        try await waitUntil("live") { first.status == .live }
         await first.stop()
         await server.stop()
 
@@ -42,7 +43,7 @@ import Testing
         let details = offline.details("app.upload.max_mb", default: 0)
         #expect(details.reason == .cached)
         #expect(details.value == 80)
-        await eventually("a failed fetch reported") { offline.lastError != nil }
+        try await waitUntil("a failed fetch reported") { offline.lastError != nil }
         #expect(offline.status == .cached)
         await offline.stop()
     }
@@ -64,7 +65,7 @@ import Testing
         // Write a good cache file through a board, then spoil it.
         let server = try await LiveServer(board: try project.board())
         let writer = RemoteBoard(try testConfiguration(server.url, cache: project.cache))
-        await eventually("live") { writer.status == .live }
+        try await waitUntil("live") { writer.status == .live }
         await writer.stop()
         await server.stop()
         let file = try #require(try FileManager.default.contentsOfDirectory(atPath: project.cache).first)

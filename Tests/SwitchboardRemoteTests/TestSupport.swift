@@ -73,21 +73,6 @@ func recordingLogger(_ handler: InMemoryLogHandler) -> Logger {
     Logger(label: "test.remote") { _ in handler }
 }
 
-/// Repeats `probe` every 10 ms until it holds; records an issue and returns `false` after `limit`.
-@discardableResult
-func eventually(
-    _ what: String, limit: Duration = .seconds(60), sourceLocation: SourceLocation = #_sourceLocation,
-    _ probe: () async throws -> Bool
-) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while ContinuousClock.now < deadline {
-        if try await probe() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    Issue.record("not within \(limit): \(what)", sourceLocation: sourceLocation)
-    return false
-}
-
 /// A port nobody listens on: bound once by a server that then stopped.
 func closedPort() async throws -> Int {
     let project = TestProject()
