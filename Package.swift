@@ -129,7 +129,8 @@ let package = Package(
         ),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "SwitchboardTestSupport"]),
         .testTarget(
-            name: "SwitchboardTestingTests", dependencies: ["Switchboard", "SwitchboardTesting", "SwitchboardTestSupport"]
+            name: "SwitchboardTestingTests",
+            dependencies: ["Switchboard", "SwitchboardTesting", "SwitchboardTestSupport"]
         ),
         .testTarget(
             name: "SwitchboardPostgresTests",

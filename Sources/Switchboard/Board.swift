@@ -43,7 +43,8 @@ public final class Board: Sendable {
         public init(
             environmentName: String? = nil, overrideFiles: [String] = [], statePath: String? = nil,
             environment: [String: String] = ProcessInfo.processInfo.environment,
-            pollInterval: Duration? = .milliseconds(250), watchDefinitions: Bool = true, store: (any RuntimeStore)? = nil
+            pollInterval: Duration? = .milliseconds(250), watchDefinitions: Bool = true,
+            store: (any RuntimeStore)? = nil
         ) {
             self.store = store
             self.environmentName = environmentName
@@ -257,7 +258,8 @@ public final class Board: Sendable {
         // The override now lives under the new key; drop copies under old names so they cannot resurface.
         let changes = [OverrideChange(key: key, value: value)]
             + definition.renamedFrom.map { OverrideChange(key: $0, value: nil) }
-        return try write(changes, actor: actor, condition: expectedVersion.map { WriteCondition(key: key, version: $0) })
+        let condition = expectedVersion.map { WriteCondition(key: key, version: $0) }
+        return try write(changes, actor: actor, condition: condition)
     }
 
     /// Sets a runtime override of a typed value.
@@ -297,7 +299,8 @@ public final class Board: Sendable {
             throw .unknownKey(key, suggestions: Suggestions.near(key, in: snapshot.registry.keys))
         }
         let changes = ([key] + renamedFrom).map { OverrideChange(key: $0, value: nil) }
-        return try write(changes, actor: actor, condition: expectedVersion.map { WriteCondition(key: key, version: $0) })
+        let condition = expectedVersion.map { WriteCondition(key: key, version: $0) }
+        return try write(changes, actor: actor, condition: condition)
     }
 
     /// Removes every runtime override, orphans included.
@@ -315,7 +318,9 @@ public final class Board: Sendable {
     /// The runtime store's version as this board last read or wrote it.
     public var storeVersion: UInt64 { live.storeVersion }
 
-    private func write(_ changes: [OverrideChange], actor: String, condition: WriteCondition?) throws(SetError) -> UInt64 {
+    private func write(
+        _ changes: [OverrideChange], actor: String, condition: WriteCondition?
+    ) throws(SetError) -> UInt64 {
         do {
             return try live.write(changes, actor: actor, condition: condition)
         } catch {

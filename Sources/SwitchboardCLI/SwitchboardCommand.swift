@@ -14,7 +14,8 @@ struct SwitchboardCommand: AsyncParsableCommand {
         abstract: "Typed feature flags and remote config from YAML.",
         subcommands: [
             ValidateCommand.self, ListCommand.self, GetCommand.self, ExplainCommand.self, SetCommand.self,
-            ResetCommand.self, LogCommand.self, ReplCommand.self, ServeCommand.self, GenerateCommand.self,
+            ResetCommand.self, LogCommand.self, StoreCommand.self, ReplCommand.self, ServeCommand.self,
+            GenerateCommand.self,
         ]
     )
 

@@ -154,7 +154,8 @@ func unknownKey(_ key: String, in board: Board) -> ExitCode {
 /// `switchboard log`: the audit log of runtime overrides.
 struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "log", abstract: "Print the audit log of runtime overrides: who changed which key, when, from what.")
+        commandName: "log",
+        abstract: "Print the audit log of runtime overrides: who changed which key, when, from what.")
 
     @OptionGroup var options: GlobalOptions
 

@@ -374,6 +374,54 @@ public final class PostgresStore: RuntimeStore {
         }
     }
 
+    /// Fills the scope, which must be empty, with an export in one transaction, keeping actors, times and
+    /// versions; replicas are notified.
+    public func importing(_ export: StoreExport) throws(StoreError) {
+        try withConnection { connection in
+            _ = try run("BEGIN", on: connection)
+            do {
+                _ = try run("""
+                    INSERT INTO switchboard_versions (scope, version) VALUES (\(scope), 0) ON CONFLICT DO NOTHING
+                    """, on: connection)
+                _ = try run("SELECT version FROM switchboard_versions WHERE scope = \(scope) FOR UPDATE",
+                            on: connection)
+                let overrides = try run("SELECT count(*) FROM switchboard_overrides WHERE scope = \(scope)",
+                                        on: connection).first?.decode(Int64.self) ?? 0
+                let audit = try run("SELECT count(*) FROM switchboard_audit WHERE scope = \(scope)",
+                                    on: connection).first?.decode(Int64.self) ?? 0
+                guard overrides == 0, audit == 0 else {
+                    throw StoreError(message: "the scope '\(scope)' at \(endpoint) is not empty",
+                                     hint: "import into an empty scope (--scope), or remove its rows first")
+                }
+                for key in export.contents.entries.keys.sorted() {
+                    let entry = export.contents.entries[key]!
+                    _ = try run("""
+                        INSERT INTO switchboard_overrides (scope, key, value, actor, time, version)
+                        VALUES (\(scope), \(key), \(entry.value.json), \(entry.actor), \(entry.time),
+                                \(Int64(entry.version)))
+                        """, on: connection)
+                }
+                for record in export.audit {
+                    _ = try run("""
+                        INSERT INTO switchboard_audit (scope, time, actor, key, old, new, version)
+                        VALUES (\(scope), \(record.time), \(record.actor), \(record.key), \(record.old?.json),
+                                \(record.new?.json), \(Int64(record.version)))
+                        """, on: connection)
+                }
+                let version = Int64(export.contents.version)
+                _ = try run("UPDATE switchboard_versions SET version = \(version) WHERE scope = \(scope)",
+                            on: connection)
+                let payload = "\(scope):\(version)"
+                _ = try run("SELECT pg_notify(\(Self.channel), \(payload))", on: connection)
+                _ = try run("COMMIT", on: connection)
+            } catch {
+                _ = try? run("ROLLBACK", on: connection)
+                throw error
+            }
+        }
+        readEverything.store(true, ordering: .releasing)
+    }
+
     /// The last `limit` audit records of the scope, oldest first.
     public func auditLog(limit: Int) throws(StoreError) -> [AuditRecord] {
         try withConnection { connection in

@@ -91,6 +91,25 @@ public final class InMemoryStore: RuntimeStore {
         return StoreDelta(merging: deltas, from: version)
     }
 
+    /// Fills the empty store with an export.
+    public func importing(_ export: StoreExport) throws(StoreError) {
+        let watchers = try state.withLock { state throws(StoreError) -> [@Sendable () -> Void] in
+            guard state.contents.entries.isEmpty, state.audit.isEmpty else {
+                throw StoreError(message: "the in-memory store is not empty")
+            }
+            state.contents = export.contents
+            state.audit = export.audit
+            // Every key changed at the export's version; earlier versions have no deltas of their own.
+            state.deltas = Array(repeating: StoreDelta(version: 0, changed: [:]), count: Int(export.contents.version))
+            if export.contents.version > 0 {
+                state.deltas[Int(export.contents.version) - 1] = StoreDelta(
+                    version: export.contents.version, changed: export.contents.entries.mapValues { .some($0) })
+            }
+            return Array(state.watchers.values)
+        }
+        for watcher in watchers { watcher() }
+    }
+
     /// The last `limit` audit records, oldest first.
     public func auditLog(limit: Int) throws(StoreError) -> [AuditRecord] {
         state.withLock { Array($0.audit.suffix(limit)) }

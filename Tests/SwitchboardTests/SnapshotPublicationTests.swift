@@ -94,7 +94,8 @@ import Testing
         let subscription = board.subscribe { event in
             if case .published(let publication) = event { seen.withLock { $0 += publication.changes } }
         }
-        directory.write("flags/app.yaml", Self.definitions.replacingOccurrences(of: "equals: pro", with: "equals: team"))
+        directory.write("flags/app.yaml",
+                        Self.definitions.replacingOccurrences(of: "equals: pro", with: "equals: team"))
         let report = board.reload()
         #expect(!report.hasErrors)
         subscription.cancel()

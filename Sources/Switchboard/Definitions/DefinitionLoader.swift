@@ -212,7 +212,7 @@ public enum DefinitionLoader {
                     continue
                 }
                 guard let position = positions[key] else {
-                    let hint = Suggestions.nearest(to: key, in: positions.keys).flatMap { Message.didYouMean([$0]) }
+                    let hint = Suggestions.nearest(to: key, in: positions.keys).map(Message.didYouMean(one:))
                     diagnostics.append(.error(at: flagNode.location, "requires unknown flag '\(key)'", hint: hint))
                     rejected.insert(index)
                     continue

@@ -187,7 +187,7 @@ struct DefinitionParser {
                            "str": "string", "array": "list", "map": "object", "dictionary": "object"]
             let suggestion = aliases[written.lowercased()] ?? Suggestions.nearest(to: written, in: names)
             error(typeNode, "unknown type '\(written)'",
-                  hint: suggestion.flatMap { Message.didYouMean([$0]) } ?? "types: \(names.joined(separator: ", "))")
+                  hint: suggestion.map(Message.didYouMean(one:)) ?? "types: \(names.joined(separator: ", "))")
             return
         }
         var definition = Definition(

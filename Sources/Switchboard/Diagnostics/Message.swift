@@ -43,7 +43,12 @@ public enum Message: Sendable, Hashable {
 
     /// `did you mean 'a', 'b'?`, or `nil` when there is nothing to suggest.
     public static func didYouMean(_ suggestions: [String]) -> String? {
-        suggestions.isEmpty ? nil : "did you mean \(suggestions.map { "'\($0)'" }.joined(separator: ", "))?"
+        suggestions.isEmpty ? nil : didYouMean(one: suggestions.joined(separator: "', '"))
+    }
+
+    /// `did you mean 'a'?`.
+    public static func didYouMean(one suggestion: String) -> String {
+        "did you mean '\(suggestion)'?"
     }
 
     /// `1 error`, `2 warnings`.

@@ -56,7 +56,8 @@ struct OverrideTable: Sendable {
 
     /// A new array of each chunk's hot-path entries, for a snapshot to read (and free) while it holds this table.
     func fastPointers() -> UnsafeMutablePointer<UnsafeMutablePointer<Snapshot.FastEntry>> {
-        let pointers = UnsafeMutablePointer<UnsafeMutablePointer<Snapshot.FastEntry>>.allocate(capacity: max(1, chunks.count))
+        let pointers = UnsafeMutablePointer<UnsafeMutablePointer<Snapshot.FastEntry>>
+            .allocate(capacity: max(1, chunks.count))
         for (index, chunk) in chunks.enumerated() { (pointers + index).initialize(to: chunk.fast) }
         return pointers
     }

@@ -24,15 +24,18 @@ public final class Snapshot: Sendable {
         let storedKey: String?
 
         /// Combines the layers' typed overrides for a definition.
-        init(definition: Definition, file: TypedOverride?, env: TypedOverride?, runtime: TypedOverride, storedKey: String?) {
+        init(
+            definition: Definition, file: TypedOverride?, env: TypedOverride?, runtime: TypedOverride,
+            storedKey: String?
+        ) {
             self.definition = definition
             overrides = [file?.accepted, env?.accepted, runtime.accepted].compactMap { $0 }
             rejected = (file?.rejected ?? []) + (env?.rejected ?? []) + runtime.rejected
             override = overrides.last
             self.storedKey = storedKey
             if let winner = overrides.last {
-                fixed = Resolution(value: winner.value, variant: definition.variant(for: winner.value), reason: .override,
-                                   layer: winner.layer, metadata: definition.metadata)
+                fixed = Resolution(value: winner.value, variant: definition.variant(for: winner.value),
+                                   reason: .override, layer: winner.layer, metadata: definition.metadata)
             } else if definition.hasDefault {
                 fixed = Resolution(value: definition.defaultValue, variant: definition.defaultVariant, reason: .static,
                                    layer: .default, metadata: definition.metadata)
@@ -136,13 +139,15 @@ public final class Snapshot: Sendable {
                                  env: environmentLayer.keys[definition.key], runtime: typed, storedKey: storedKey))
         }
         var orphans: [String: StoredOverride] = [:]
-        for (key, entry) in runtime.entries where RuntimeLayer.isOrphan(key, entries: runtime.entries, registry: registry) {
+        for (key, entry) in runtime.entries
+        where RuntimeLayer.isOrphan(key, entries: runtime.entries, registry: registry) {
             orphans[key] = entry
         }
         // What a targeted value is for an empty context, for listings and change detection.
         let draft = OverrideTable(entries: entries)
         for index in entries.indices where entries[index].isDynamic {
-            entries[index].fixed = Self.evaluate(index, context: .empty, table: draft, definitions: definitions).resolution
+            entries[index].fixed = Self.evaluate(index, context: .empty, table: draft, definitions: definitions)
+                .resolution
         }
         self.init(definitions: definitions, fileLayer: fileLayer, environmentLayer: environmentLayer, orphans: orphans,
                   storeVersion: runtime.version, storeKind: storeKind, revision: revision,

@@ -85,7 +85,8 @@ public struct BoardInputs: Sendable {
         }
         let files = FileOverrides.load(paths: overrideFiles, required: requiredOverrideFiles)
         let read = Set(report.registry.files + files.files)
-        return Loaded(report: report, files: files, diagnostics: Diagnostic.sorted(report.diagnostics + files.diagnostics),
+        return Loaded(report: report, files: files,
+                      diagnostics: Diagnostic.sorted(report.diagnostics + files.diagnostics),
                       fingerprints: before.filter { read.contains($0.key) })
     }
 

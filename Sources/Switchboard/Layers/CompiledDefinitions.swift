@@ -64,7 +64,8 @@ public final class CompiledDefinitions: Sendable {
         for definition in registry.definitions {
             if let targeting = definition.targeting { flags[definition.key] = targeting.flag }
         }
-        let evaluator = FlagdEvaluator(FlagdFlagSet(flags: flags), options: .init(fractionalAlgorithm: fractionalAlgorithm))
+        let evaluator = FlagdEvaluator(FlagdFlagSet(flags: flags),
+                                       options: .init(fractionalAlgorithm: fractionalAlgorithm))
         self.evaluator = evaluator
         var plans: [Plan?] = []
         plans.reserveCapacity(registry.count)
@@ -114,7 +115,9 @@ public final class CompiledDefinitions: Sendable {
         fields["flag_default"] = flag.defaultVariant.map(Value.string) ?? .null
         fields["rule"] = flag.targeting?.source ?? .null
         fields["bucketing"] = flag.fractionalAlgorithm.map { .string("\($0)") } ?? .null
-        fields["outcomes"] = .object(targeting.outcomes.mapValues { .list([$0.value, $0.variant.map(Value.string) ?? .null]) })
+        fields["outcomes"] = .object(targeting.outcomes.mapValues {
+            .list([$0.value, $0.variant.map(Value.string) ?? .null])
+        })
         fields["requires"] = .list(targeting.prerequisites.map { .list([.string($0.key), $0.value]) })
         return .object(fields)
     }

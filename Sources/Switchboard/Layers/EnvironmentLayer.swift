@@ -23,7 +23,8 @@ public enum EnvironmentLayer {
             case .failure(let problem):
                 typed.rejected.append((Override(key: definition.key, value: .string(text), layer: .env, origin: origin),
                                        problem))
-                result.diagnostics.append(.warning(at: nil, "\(variable) skipped: \(problem.message)", hint: problem.hint))
+                result.diagnostics.append(.warning(at: nil, "\(variable) skipped: \(problem.message)",
+                                                   hint: problem.hint))
             }
             result.keys[definition.key] = typed
         }

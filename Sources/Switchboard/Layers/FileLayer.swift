@@ -38,7 +38,7 @@ public enum FileLayer {
         }
         for key in files.entries.keys.sorted() where registry[key] == nil {
             let entry = files.entries[key]!
-            let hint = Suggestions.nearest(to: key, in: registry.keys).flatMap { Message.didYouMean([$0]) }
+            let hint = Suggestions.nearest(to: key, in: registry.keys).map(Message.didYouMean(one:))
                 ?? "remove the override, or define the key"
             result.diagnostics.append(.warning(at: entry.location, "override of \(key), which has no definition",
                                                hint: hint))

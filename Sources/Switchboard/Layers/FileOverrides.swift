@@ -72,7 +72,7 @@ public struct FileOverrides: Sendable {
         for pair in pairs {
             let name = pair.key.scalar?.text ?? ""
             guard name == "overrides" else {
-                let hint = Suggestions.nearest(to: name, in: ["overrides"]).flatMap { Message.didYouMean([$0]) }
+                let hint = Suggestions.nearest(to: name, in: ["overrides"]).map(Message.didYouMean(one:))
                     ?? "an override file has only `overrides:`"
                 diagnostics.append(.error(at: pair.key.location, "unknown field '\(name)' in an override file", hint: hint))
                 continue

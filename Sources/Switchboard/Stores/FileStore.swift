@@ -133,28 +133,33 @@ public final class FileStore: RuntimeStore {
     public func apply(
         _ changes: [OverrideChange], actor: String, condition: WriteCondition?
     ) throws(StoreError) -> StoreWrite {
+        try locked { () throws(StoreError) in try applyLocked(changes, actor: actor, condition: condition) }
+    }
+
+    /// Runs `body` holding both locks: this process's, then the file lock every process takes.
+    private func locked<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         try inProcess.withLock { _ throws(StoreError) in
-            try applyLocked(changes, actor: actor, condition: condition)
+            let directory = (path as NSString).deletingLastPathComponent
+            do {
+                try FileManager.default.createDirectory(atPath: directory.isEmpty ? "." : directory,
+                                                        withIntermediateDirectories: true)
+            } catch {
+                throw StoreError(message: "cannot create the directory of the override store \(path): \(error)")
+            }
+            let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            guard lock >= 0 else { throw Self.posixError("cannot open the lock file \(lockPath)") }
+            defer { close(lock) }
+            while flock(lock, LOCK_EX) != 0 {
+                guard errno == EINTR else { throw Self.posixError("cannot lock \(lockPath)") }
+            }
+            defer { flock(lock, LOCK_UN) }
+            return try body()
         }
     }
 
     private func applyLocked(
         _ changes: [OverrideChange], actor: String, condition: WriteCondition?
     ) throws(StoreError) -> StoreWrite {
-        let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory.isEmpty ? "." : directory,
-                                                    withIntermediateDirectories: true)
-        } catch {
-            throw StoreError(message: "cannot create the directory of the override store \(path): \(error)")
-        }
-        let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard lock >= 0 else { throw Self.posixError("cannot open the lock file \(lockPath)") }
-        defer { close(lock) }
-        while flock(lock, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw Self.posixError("cannot lock \(lockPath)") }
-        }
-        defer { flock(lock, LOCK_UN) }
         let before = try read()
         if let condition {
             let actual = before.entries[condition.key]?.version ?? 0
@@ -198,6 +203,22 @@ public final class FileStore: RuntimeStore {
         }
         try appendAudit(records, to: audit)
         return StoreWrite(version: version, changed: changed, records: records)
+    }
+
+    /// Fills an empty store with an export, under the lock: the store file atomically, then the audit log.
+    public func importing(_ export: StoreExport) throws(StoreError) {
+        try locked { () throws(StoreError) in
+            guard try read().entries.isEmpty, auditLog(limit: 1).isEmpty else {
+                throw StoreError(message: "the override store \(path) is not empty",
+                                 hint: "import into an empty store; move the existing one aside first")
+            }
+            let audit = open(auditPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard audit >= 0 else { throw Self.posixError("cannot open the audit log \(auditPath)") }
+            defer { close(audit) }
+            try writeAtomically(Self.encode(export.contents))
+            journal.withLock { $0.removeAll() }
+            try appendAudit(export.audit, to: audit)
+        }
     }
 
     /// The changes after `version`, from this process's own writes, while the file is still the one it wrote
@@ -263,7 +284,8 @@ public final class FileStore: RuntimeStore {
         guard let data = FileManager.default.contents(atPath: auditPath) else { return [] }
         var records: [AuditRecord] = []
         for line in data.split(separator: UInt8(ascii: "\n")) {
-            guard let value = try? Value(jsonBytes: [UInt8](line)), let record = AuditRecord(json: value) else { continue }
+            guard let value = try? Value(jsonBytes: [UInt8](line)), let record = AuditRecord(json: value)
+            else { continue }
             records.append(record)
         }
         return Array(records.suffix(limit))

@@ -38,6 +38,12 @@ public protocol RuntimeStore: AnyObject, Sendable {
     /// The last `limit` audit records, oldest first.
     func auditLog(limit: Int) throws(StoreError) -> [AuditRecord]
 
+    /// Fills an empty store with exported overrides and audit records, keeping their actors, times and versions
+    /// (`switchboard store import`).
+    ///
+    /// - Throws: ``StoreError`` when the store already has overrides or audit records; nothing is written then.
+    func importing(_ export: StoreExport) throws(StoreError)
+
     /// Calls `handler` whenever the store may have been changed by someone else (another process, another
     /// replica), until the returned watch is stopped. `interval` is how often a store that cannot be told of
     /// changes checks for them.
@@ -48,6 +54,78 @@ extension RuntimeStore {
     /// A store that cannot tell what changed: readers compare everything.
     public func changes(since version: UInt64) throws(StoreError) -> StoreDelta? { nil }
 }
+
+/// Everything a store holds, for moving it to another store: the overrides with their versions and the whole
+/// audit log. Its JSON form is what `switchboard store export` writes and `switchboard store import` reads.
+public struct StoreExport: Sendable, Equatable {
+    /// The overrides and the store's version.
+    public var contents: StoreContents
+    /// The audit log, oldest first.
+    public var audit: [AuditRecord]
+
+    /// Creates an export.
+    public init(contents: StoreContents, audit: [AuditRecord]) {
+        self.contents = contents
+        self.audit = audit
+    }
+
+    /// Reads everything from a store.
+    public init(from store: any RuntimeStore) throws(StoreError) {
+        self.init(contents: try store.read(), audit: try store.auditLog(limit: .max))
+    }
+
+    /// The export as JSON: `{"format": "switchboard-store", "version": N, "overrides": {...}, "audit": [...]}`,
+    /// keys sorted, one audit record a line.
+    public var json: String {
+        var out = "{\"format\":\"switchboard-store\",\"version\":\(contents.version),\"overrides\":{"
+        for (index, key) in contents.entries.keys.sorted().enumerated() {
+            let entry = contents.entries[key]!
+            if index > 0 { out += "," }
+            out += "\n"
+            Value.writeJSONString(key, to: &out)
+            out += ":"
+            Value.object(["value": entry.value, "actor": .string(entry.actor), "time": .string(entry.time),
+                          "version": .int(Int(clamping: entry.version))]).writeJSON(to: &out)
+        }
+        out += "},\"audit\":["
+        for (index, record) in audit.enumerated() { out += (index > 0 ? ",\n" : "\n") + record.json }
+        return out + "]}\n"
+    }
+
+    /// Reads an export's JSON.
+    public init(json text: String, source: String) throws(StoreError) {
+        let invalid = { (detail: String) in
+            StoreError(.corrupt, message: "\(source) is not a Switchboard store export: \(detail)",
+                       hint: "write one with `switchboard store export --to FILE`")
+        }
+        let root: Value
+        do {
+            root = try Value(json: text)
+        } catch {
+            throw invalid("\(error)")
+        }
+        guard case .object(let object) = root, object["format"] == "switchboard-store",
+              case .object(let overrides)? = object["overrides"], case .list(let audit)? = object["audit"]
+        else { throw invalid("expected an object with \"format\": \"switchboard-store\", overrides and audit") }
+        var entries: [String: StoredOverride] = [:]
+        for (key, item) in overrides {
+            guard case .object(let fields) = item, let value = fields["value"],
+                  let actor = fields["actor"]?.stringValue, let time = fields["time"]?.stringValue
+            else { throw invalid("the override of \(key) lacks value, actor or time") }
+            entries[key] = StoredOverride(value: value, actor: actor, time: time,
+                                          version: UInt64(max(0, fields["version"]?.intValue ?? 0)))
+        }
+        var records: [AuditRecord] = []
+        for item in audit {
+            guard let record = AuditRecord(json: item) else { throw invalid("an audit record has no key") }
+            records.append(record)
+        }
+        self.init(contents: StoreContents(entries: entries, version: UInt64(max(0, object["version"]?.intValue ?? 0))),
+                  audit: records)
+    }
+}
+
+extension StoreContents: Equatable {}
 
 /// What changed in a store after some version.
 public struct StoreDelta: Sendable {

@@ -85,7 +85,7 @@ extension Session {
             return Reply(output: output)
         }
         guard let info = CommandInfo.named(topic) else {
-            let hint = Suggestions.nearestCommand(to: topic).flatMap { Message.didYouMean([$0]) } ?? "`help` lists them"
+            let hint = Suggestions.nearestCommand(to: topic).map(Message.didYouMean(one:)) ?? "`help` lists them"
             return failure("no command '\(topic)'", hint: hint)
         }
         var output = "usage: \(terminal.bold(info.usage))\n\n\(info.summary).\n\n"
@@ -129,7 +129,7 @@ extension Session {
             } else if context.attributes.removeValue(forKey: name) == nil {
                 let known = (self.context.targetingKey == nil ? [] : ["targetingKey"])
                     + self.context.attributes.keys.sorted()
-                let hint = Suggestions.nearest(to: name, in: known).flatMap { Message.didYouMean([$0]) }
+                let hint = Suggestions.nearest(to: name, in: known).map(Message.didYouMean(one:))
                     ?? (known.isEmpty ? "the context is empty" : "it has \(known.joined(separator: ", "))")
                 return failure("the context has no '\(name)'", hint: hint)
             }

@@ -147,7 +147,7 @@ struct RuleCompiler {
             if Self.ruleFields.contains(name) {
                 fields[name] = pair.value
             } else {
-                let hint = Suggestions.nearest(to: name, in: Self.ruleFields).flatMap { Message.didYouMean([$0]) }
+                let hint = Suggestions.nearest(to: name, in: Self.ruleFields).map(Message.didYouMean(one:))
                     ?? "a rule has \(Self.ruleFields.joined(separator: ", "))"
                 error(pair.key, "unknown field '\(name)' in rule \(number) of \(definition.key)", hint: hint)
             }
@@ -258,7 +258,7 @@ struct RuleCompiler {
                     fields[key] = pair.value
                 } else {
                     error(pair.key, "unknown field '\(key)' in a rollout item",
-                          hint: Suggestions.nearest(to: key, in: ["value", "variant", "weight"]).flatMap { Message.didYouMean([$0]) })
+                          hint: Suggestions.nearest(to: key, in: ["value", "variant", "weight"]).map(Message.didYouMean(one:)))
                     ok = false
                 }
             }
@@ -309,7 +309,7 @@ struct RuleCompiler {
             return nil
         }
         guard let compiled = compiledSegments[name] else {
-            let hint = Suggestions.nearest(to: name, in: segments.keys).flatMap { Message.didYouMean([$0]) }
+            let hint = Suggestions.nearest(to: name, in: segments.keys).map(Message.didYouMean(one:))
                 ?? (segments.isEmpty ? "define it under a top-level `segments:`" : "segments: \(segments.keys.sorted().joined(separator: ", "))")
             error(node, "unknown segment '\(name)'", hint: hint)
             return nil
@@ -349,7 +349,7 @@ struct RuleCompiler {
                 }
                 operation = (key, pair.value, pair.key)
             } else {
-                let hint = Suggestions.nearest(to: key, in: Self.operators + ["attribute"]).flatMap { Message.didYouMean([$0]) }
+                let hint = Suggestions.nearest(to: key, in: Self.operators + ["attribute"]).map(Message.didYouMean(one:))
                     ?? "operators: \(Self.operators.joined(separator: ", "))"
                 error(pair.key, "unknown operator '\(key)'", hint: hint)
                 return nil

@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import Switchboard
+import SwitchboardConsole
+
+/// `switchboard store export|import`: moves runtime overrides and their audit log between stores.
+struct StoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "store",
+        abstract: "Move runtime overrides and the audit log between stores (the file store and PostgreSQL).",
+        subcommands: [ExportCommand.self, ImportCommand.self]
+    )
+
+    /// `switchboard store export --to FILE`.
+    struct ExportCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export",
+            abstract: "Write the store's overrides and audit log, with their actors, times and versions, as JSON.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Option(name: .long, help: ArgumentHelp("The file to write (- for standard output).", valueName: "file"))
+        var to: String
+
+        func run() throws {
+            let store = try BoardInputs(directory: options.flags, options: options.boardOptions()).store
+            let export = try storeStep { () throws(StoreError) in try StoreExport(from: store) }
+            if to == "-" {
+                FileHandle.standardOutput.write(Data(export.json.utf8))
+                return
+            }
+            do {
+                try Data(export.json.utf8).write(to: URL(fileURLWithPath: to), options: .atomic)
+            } catch {
+                Terminal.standardError.print(diagnostic: .error(at: nil, "cannot write \(to): \(error)"))
+                throw ExitCode(1)
+            }
+            let count = export.contents.entries.count
+            Terminal.standardError.write("exported \(Message.count(count, "override")) and "
+                + "\(Message.count(export.audit.count, "audit record")) from \(store.location) to \(to)\n")
+        }
+    }
+
+    /// `switchboard store import FILE`.
+    struct ImportCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Fill an empty store from an export, keeping the original actors, times and versions.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Argument(help: "The export to read.")
+        var file: String
+
+        func run() throws {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                Terminal.standardError.print(diagnostic: .error(at: nil, "cannot read \(file)"))
+                throw ExitCode(1)
+            }
+            let export = try storeStep { () throws(StoreError) in
+                try StoreExport(json: String(decoding: data, as: UTF8.self), source: file)
+            }
+            let store = try BoardInputs(directory: options.flags, options: options.boardOptions()).store
+            try storeStep { () throws(StoreError) in try store.importing(export) }
+            Terminal.standardError.write("imported \(Message.count(export.contents.entries.count, "override")) and "
+                + "\(Message.count(export.audit.count, "audit record")) into \(store.location)\n")
+        }
+    }
+}
+
+/// Runs a store step; a store error is printed with its hint and exits 1.
+private func storeStep<T>(_ body: () throws(StoreError) -> T) throws -> T {
+    do {
+        return try body()
+    } catch {
+        Terminal.standardError.print(diagnostic: .error(at: nil, error.message, hint: error.hint))
+        throw ExitCode(1)
+    }
+}
