@@ -134,7 +134,12 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchboardPostgresTests",
-            dependencies: ["Switchboard", "SwitchboardPostgres", "SwitchboardTestSupport"]
+            dependencies: [
+                "Switchboard", "SwitchboardPostgres", "SwitchboardTestSupport", "SwitchboardCLI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "SwitchboardServerTests",
