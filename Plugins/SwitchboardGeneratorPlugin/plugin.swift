@@ -15,7 +15,7 @@ import PackagePlugin
 /// )
 /// ```
 ///
-/// The build runs `switchboard generate --flags <target>/flags --output <work>/SwitchboardKeys.swift` whenever a
+/// The build runs `switchboard-generate --flags <target>/flags --output <work>/SwitchboardKeys.swift` whenever a
 /// YAML file in the folder changes, and compiles the output with the target's sources. The keys are internal.
 @main
 struct SwitchboardGeneratorPlugin: BuildToolPlugin {
@@ -25,7 +25,8 @@ struct SwitchboardGeneratorPlugin: BuildToolPlugin {
     /// The generated file's name inside the plugin's work directory.
     static let outputName = "SwitchboardKeys.swift"
 
-    /// One build command: `switchboard generate` with every YAML file of the folder as its inputs.
+    /// One build command: `switchboard-generate` (the same command as `switchboard generate`) with every YAML file
+    /// of the folder as its inputs.
     func createBuildCommands(context: PluginContext, target: any Target) async throws -> [Command] {
         guard target is any SourceModuleTarget else { return [] }
         let flags = target.directoryURL.appending(path: Self.folder, directoryHint: .isDirectory)
@@ -45,7 +46,6 @@ struct SwitchboardGeneratorPlugin: BuildToolPlugin {
                 // The executable target the plugin depends on: the generator alone, without the server stack.
                 executable: try context.tool(named: "SwitchboardGenerate").url,
                 arguments: [
-                    "generate",
                     "--flags", flags.path(percentEncoded: false),
                     "--output", output.path(percentEncoded: false),
                 ],
