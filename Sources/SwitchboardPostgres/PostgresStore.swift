@@ -158,28 +158,30 @@ public final class PostgresStore: RuntimeStore {
     }
 
     /// Runs `body` with the shared connection, connecting first when there is none; a connection that failed is
-    /// dropped, so the next call connects again.
-    private func withConnection<T>(
+    /// dropped, so the next call connects again. One call at a time: a transaction's statements never interleave
+    /// with another caller's on the same connection.
+    private func withConnection<T: Sendable>(
         _ body: (PostgresConnection) throws -> T
     ) throws(StoreError) -> T {
-        let existing = connection.withLock { $0 }
-        let current: PostgresConnection
-        if let existing, !existing.isClosed {
-            current = existing
-        } else {
-            current = try connect()
-            connection.withLock { $0 = current }
-        }
-        do {
-            return try body(current)
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            if current.isClosed || (error as? PSQLError)?.code != .server {
-                connection.withLock { $0 = nil }
-                try? current.close().wait()
+        try connection.withLock { (slot: inout PostgresConnection?) throws(StoreError) -> T in
+            let current: PostgresConnection
+            if let existing = slot, !existing.isClosed {
+                current = existing
+            } else {
+                current = try connect()
+                slot = current
             }
-            throw problem(error, doing: "use")
+            do {
+                return try body(current)
+            } catch let error as StoreError {
+                throw error
+            } catch {
+                if current.isClosed || (error as? PSQLError)?.code != .server {
+                    slot = nil
+                    try? current.close().wait()
+                }
+                throw problem(error, doing: "use")
+            }
         }
     }
 
