@@ -69,6 +69,7 @@ final class LiveSnapshot: Sendable {
             environmentLayer: EnvironmentLayer.type(inputs.environment, against: registry),
             runtime: runtime, storeKind: inputs.store.kind, revision: revision)
     }
+
     private let inputs: BoardInputs
     private var store: any RuntimeStore { inputs.store }
 
