@@ -313,62 +313,51 @@ public final class PostgresStore: RuntimeStore {
                 let before = try run("""
                     SELECT version FROM switchboard_versions WHERE scope = \(scope) FOR UPDATE
                     """, on: connection).first?.decode(Int64.self) ?? 0
-                var old: [String: (value: Value, version: UInt64)] = [:]
+                var current: [String: StoredOverride] = [:]
                 let keys = changes.map(\.key) + (condition.map { [$0.key] } ?? [])
                 let rows = try run("""
-                    SELECT key, value, version FROM switchboard_overrides WHERE scope = \(scope) AND key = ANY(\(keys))
+                    SELECT key, value, actor, time, version FROM switchboard_overrides
+                    WHERE scope = \(scope) AND key = ANY(\(keys))
                     """, on: connection)
                 for row in rows {
-                    let (key, json, written) = try row.decode((String, String, Int64).self)
-                    old[key] = (try Value(json: json), UInt64(written))
+                    let (key, json, actor, time, written) = try row.decode((String, String, String, String, Int64).self)
+                    current[key] = StoredOverride(value: try Value(json: json), actor: actor, time: time,
+                                                  version: UInt64(written))
                 }
-                if let condition {
-                    let actual = old[condition.key]?.version ?? 0
-                    if actual != condition.version || (condition.version == 0 && old[condition.key] != nil) {
-                        throw StoreError.conflict(key: condition.key, expected: condition.version, actual: actual)
-                    }
-                }
-                let version = UInt64(before) + 1
-                var changed: [String: StoredOverride?] = [:]
-                var records: [AuditRecord] = []
-                for change in changes where old[change.key]?.value != change.value {
-                    let previous = old[change.key]?.value
-                    if let value = change.value {
+                if let condition { try condition.check(against: current[condition.key]) }
+                let plan = StoreWrite(planning: changes, actor: actor, time: time, version: UInt64(before) + 1,
+                                      current: { current[$0] })
+                let version = Int64(plan.version)
+                for record in plan.records {
+                    if let value = record.new {
                         _ = try run("""
                             INSERT INTO switchboard_overrides (scope, key, value, actor, time, version)
-                            VALUES (\(scope), \(change.key), \(value.json), \(actor), \(time), \(Int64(version)))
+                            VALUES (\(scope), \(record.key), \(value.json), \(actor), \(time), \(version))
                             ON CONFLICT (scope, key) DO UPDATE SET value = EXCLUDED.value, actor = EXCLUDED.actor,
                                 time = EXCLUDED.time, version = EXCLUDED.version
                             """, on: connection)
-                        old[change.key] = (value, version)
                     } else {
                         _ = try run("""
-                            DELETE FROM switchboard_overrides WHERE scope = \(scope) AND key = \(change.key)
+                            DELETE FROM switchboard_overrides WHERE scope = \(scope) AND key = \(record.key)
                             """, on: connection)
-                        old[change.key] = nil
                     }
                     _ = try run("""
                         INSERT INTO switchboard_audit (scope, time, actor, key, old, new, version)
-                        VALUES (\(scope), \(time), \(actor), \(change.key), \(previous?.json), \(change.value?.json),
-                                \(Int64(version)))
+                        VALUES (\(scope), \(time), \(actor), \(record.key), \(record.old?.json), \(record.new?.json),
+                                \(version))
                         """, on: connection)
-                    changed[change.key] = .some(change.value.map {
-                        StoredOverride(value: $0, actor: actor, time: time, version: version)
-                    })
-                    records.append(AuditRecord(time: time, actor: actor, key: change.key, old: previous,
-                                               new: change.value, version: version))
                 }
-                guard !records.isEmpty else {
+                guard !plan.records.isEmpty else {
                     _ = try run("ROLLBACK", on: connection)
                     return StoreWrite(version: UInt64(before), changed: [:], records: [])
                 }
                 _ = try run("""
-                    UPDATE switchboard_versions SET version = \(Int64(version)) WHERE scope = \(scope)
+                    UPDATE switchboard_versions SET version = \(version) WHERE scope = \(scope)
                     """, on: connection)
                 let payload = "\(scope):\(version)"
                 _ = try run("SELECT pg_notify(\(Self.channel), \(payload))", on: connection)
                 _ = try run("COMMIT", on: connection)
-                return StoreWrite(version: version, changed: changed, records: records)
+                return plan
             } catch {
                 _ = try? run("ROLLBACK", on: connection)
                 throw error

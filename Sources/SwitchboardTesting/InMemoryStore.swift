@@ -48,31 +48,22 @@ public final class InMemoryStore: RuntimeStore {
         let result = state.withLock { state -> Result<(StoreWrite, [@Sendable () -> Void]), StoreError> in
             if let failure = state.failure { return .failure(failure) }
             if let condition {
-                let actual = state.contents.entries[condition.key]?.version ?? 0
-                if actual != condition.version {
-                    return .failure(.conflict(key: condition.key, expected: condition.version, actual: actual))
+                do throws(StoreError) {
+                    try condition.check(against: state.contents.entries[condition.key])
+                } catch {
+                    return .failure(error)
                 }
             }
-            let version = state.contents.version + 1
-            var changed: [String: StoredOverride?] = [:]
-            var records: [AuditRecord] = []
-            for change in changes {
-                let old = state.contents.entries[change.key]
-                guard old?.value != change.value else { continue }
-                let new = change.value.map { StoredOverride(value: $0, actor: actor, time: time, version: version) }
-                state.contents.entries[change.key] = new
-                changed[change.key] = .some(new)
-                records.append(AuditRecord(time: time, actor: actor, key: change.key, old: old?.value,
-                                           new: change.value, version: version))
-            }
-            guard !records.isEmpty else {
+            let plan = StoreWrite(planning: changes, actor: actor, time: time, version: state.contents.version + 1,
+                                  current: { state.contents.entries[$0] })
+            guard !plan.records.isEmpty else {
                 return .success((StoreWrite(version: state.contents.version, changed: [:], records: []), []))
             }
-            state.contents.version = version
-            state.audit += records
-            state.deltas.append(StoreDelta(version: version, changed: changed))
-            return .success((StoreWrite(version: version, changed: changed, records: records),
-                             Array(state.watchers.values)))
+            for (key, entry) in plan.changed { state.contents.entries[key] = entry }
+            state.contents.version = plan.version
+            state.audit += plan.records
+            state.deltas.append(StoreDelta(version: plan.version, changed: plan.changed))
+            return .success((plan, Array(state.watchers.values)))
         }
         let (write, watchers) = try result.get()
         for watcher in watchers { watcher() }

@@ -161,30 +161,13 @@ public final class FileStore: RuntimeStore {
         _ changes: [OverrideChange], actor: String, condition: WriteCondition?
     ) throws(StoreError) -> StoreWrite {
         let before = try read()
-        if let condition {
-            let actual = before.entries[condition.key]?.version ?? 0
-            let exists = before.entries[condition.key] != nil
-            // Version 0 asks for "no override"; an override written before versions existed is version 0 too, so
-            // it matches only a condition that names it.
-            if actual != condition.version || (condition.version == 0 && exists && actual != 0) {
-                throw .conflict(key: condition.key, expected: condition.version, actual: actual)
-            }
-        }
-        let version = before.version + 1
-        let time = StoredOverride.currentTime()
+        if let condition { try condition.check(against: before.entries[condition.key]) }
+        let plan = StoreWrite(planning: changes, actor: actor, time: StoredOverride.currentTime(),
+                              version: before.version + 1, current: { before.entries[$0] })
+        guard !plan.records.isEmpty else { return StoreWrite(version: before.version, changed: [:], records: []) }
+        let version = plan.version
         var after = before.entries
-        var changed: [String: StoredOverride?] = [:]
-        var records: [AuditRecord] = []
-        for change in changes {
-            let old = after[change.key]
-            guard old?.value != change.value else { continue }
-            let new = change.value.map { StoredOverride(value: $0, actor: actor, time: time, version: version) }
-            after[change.key] = new
-            changed[change.key] = .some(new)
-            records.append(AuditRecord(time: time, actor: actor, key: change.key, old: old?.value, new: change.value,
-                                       version: version))
-        }
-        guard !records.isEmpty else { return StoreWrite(version: before.version, changed: [:], records: []) }
+        for (key, entry) in plan.changed { after[key] = entry }
         // Open the audit log before changing the store, so a log that cannot be written refuses the change
         // instead of leaving it unrecorded.
         let audit = open(auditPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
@@ -198,11 +181,11 @@ public final class FileStore: RuntimeStore {
         journal.withLock { journal in
             // Only a journal without gaps can answer; another writer's version in between starts it anew.
             if journal.last?.version != before.version { journal.removeAll() }
-            journal.append(StoreDelta(version: version, changed: changed))
+            journal.append(StoreDelta(version: version, changed: plan.changed))
             if journal.count > Self.journalLength { journal.removeFirst(journal.count - Self.journalLength) }
         }
-        try appendAudit(records, to: audit)
-        return StoreWrite(version: version, changed: changed, records: records)
+        try appendAudit(plan.records, to: audit)
+        return plan
     }
 
     /// Fills an empty store with an export, under the lock: the store file atomically, then the audit log.

@@ -213,6 +213,18 @@ public struct WriteCondition: Sendable, Hashable {
         self.key = key
         self.version = version
     }
+
+    /// Checks the condition against the key's current override; every store checks it here.
+    ///
+    /// - Throws: ``StoreError/conflict(key:expected:actual:)`` when the override is at another version.
+    public func check(against current: StoredOverride?) throws(StoreError) {
+        let actual = current?.version ?? 0
+        // Version 0 asks for "no override"; an override written before versions existed is version 0 too, so it
+        // matches only a condition that names it.
+        if actual != version || (version == 0 && current != nil && actual != 0) {
+            throw .conflict(key: key, expected: version, actual: actual)
+        }
+    }
 }
 
 /// What a write did.
@@ -229,6 +241,28 @@ public struct StoreWrite: Sendable {
         self.version = version
         self.changed = changed
         self.records = records
+    }
+}
+
+extension StoreWrite {
+    /// What applying `changes` to the overrides that `current` reads writes at `version`: each changed key with its
+    /// new override, and an audit record per change in order. Setting a key to the value it has is no change; a
+    /// key changed twice in one write is compared with its first change. Every store plans its writes here.
+    public init(
+        planning changes: [OverrideChange], actor: String, time: String, version: UInt64,
+        current: (String) -> StoredOverride?
+    ) {
+        var changed: [String: StoredOverride?] = [:]
+        var records: [AuditRecord] = []
+        for change in changes {
+            let old = changed[change.key] ?? current(change.key)
+            guard old?.value != change.value else { continue }
+            let new = change.value.map { StoredOverride(value: $0, actor: actor, time: time, version: version) }
+            changed[change.key] = .some(new)
+            records.append(AuditRecord(time: time, actor: actor, key: change.key, old: old?.value, new: change.value,
+                                       version: version))
+        }
+        self.init(version: version, changed: changed, records: records)
     }
 }
 
