@@ -1,4 +1,5 @@
 import Foundation
+import Switchboard
 import Synchronization
 
 /// A clock that moves only when a test moves it: the times an ``InMemoryStore`` records come from it, so audit
@@ -22,8 +23,6 @@ public final class ManualClock: Sendable {
 
     /// The current time in ISO 8601 UTC with milliseconds, as stores record it.
     public var timestamp: String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: date)
+        StoredOverride.time(secondsSinceEpoch: date.timeIntervalSince1970)
     }
 }

@@ -274,12 +274,6 @@ public final class FileStore: RuntimeStore {
         return Array(records.suffix(limit))
     }
 
-    /// Identifies the store file's current version (inode, size, modification time), or `nil` when it is absent.
-    /// Polling this is how a change made by another process is noticed.
-    public func fingerprint() -> FileFingerprint? {
-        FileFingerprint(path: path)
-    }
-
     /// Flushes a file's data (and the metadata needed to read it back) to the disk.
     private static func syncData(_ fd: Int32) -> Bool {
         #if os(Linux)

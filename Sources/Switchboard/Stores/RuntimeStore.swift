@@ -164,6 +164,14 @@ public struct StoredOverride: Sendable, Hashable {
     /// The current time as stores record it: ISO 8601 UTC with milliseconds, `2026-11-23T14:05:09.123Z`.
     public static func currentTime() -> String { Clock.timestamp() }
 
+    /// A moment, given in seconds since the Unix epoch, as stores record it.
+    public static func time(secondsSinceEpoch: Double) -> String {
+        let milliseconds = Int((secondsSinceEpoch * 1000).rounded(.down))
+        let (seconds, remainder) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        return remainder < 0 ? Clock.timestamp(seconds: seconds - 1, milliseconds: remainder + 1000)
+            : Clock.timestamp(seconds: seconds, milliseconds: remainder)
+    }
+
     /// Creates an override.
     public init(value: Value, actor: String, time: String, version: UInt64 = 0) {
         self.value = value

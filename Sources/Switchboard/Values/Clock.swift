@@ -18,7 +18,12 @@ enum Clock {
     static func timestamp() -> String {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
-        var seconds = time_t(ts.tv_sec)
+        return timestamp(seconds: Int(ts.tv_sec), milliseconds: Int(ts.tv_nsec / 1_000_000))
+    }
+
+    /// The ISO 8601 UTC text of a moment given as whole seconds since the epoch and milliseconds.
+    static func timestamp(seconds whole: Int, milliseconds: Int) -> String {
+        var seconds = time_t(whole)
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func pad(_ value: Int32, _ width: Int) -> String {
@@ -27,13 +32,6 @@ enum Clock {
         }
         return pad(parts.tm_year + 1900, 4) + "-" + pad(parts.tm_mon + 1, 2) + "-" + pad(parts.tm_mday, 2) + "T"
             + pad(parts.tm_hour, 2) + ":" + pad(parts.tm_min, 2) + ":" + pad(parts.tm_sec, 2) + "."
-            + pad(Int32(ts.tv_nsec / 1_000_000), 3) + "Z"
-    }
-
-    /// Seconds of a clock that never jumps (not set by an administrator or NTP), for measuring intervals.
-    static func monotonicSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+            + pad(Int32(milliseconds), 3) + "Z"
     }
 }
