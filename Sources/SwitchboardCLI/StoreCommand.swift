@@ -67,13 +67,3 @@ struct StoreCommand: ParsableCommand {
         }
     }
 }
-
-/// Runs a store step; a store error is printed with its hint and exits 1.
-private func storeStep<T>(_ body: () throws(StoreError) -> T) throws -> T {
-    do {
-        return try body()
-    } catch {
-        Terminal.standardError.print(diagnostic: .error(at: nil, error.message, hint: error.hint))
-        throw ExitCode(1)
-    }
-}

@@ -82,11 +82,8 @@ struct GlobalOptions: ParsableArguments {
         guard let url = store ?? environment["SWITCHBOARD_STORE"], !url.isEmpty else { return options }
         let scope = scope ?? environment["SWITCHBOARD_SCOPE"] ?? (environmentName ?? environment["SWITCHBOARD_ENV"])
             .flatMap { $0.isEmpty ? nil : $0 } ?? "default"
-        do {
-            options.store = try PostgresStore(url: url, scope: scope, passwordFile: storePasswordFile)
-        } catch {
-            Terminal.standardError.print(diagnostic: .error(at: nil, error.message, hint: error.hint))
-            throw ExitCode(1)
+        options.store = try storeStep { () throws(StoreError) in
+            try PostgresStore(url: url, scope: scope, passwordFile: storePasswordFile)
         }
         return options
     }
@@ -110,6 +107,16 @@ struct GlobalOptions: ParsableArguments {
             }
             throw ExitCode(1)
         }
+    }
+}
+
+/// Runs a step that talks to a store; a store error is printed with its hint, and the command exits 1.
+func storeStep<T>(_ body: () throws(StoreError) -> T) throws -> T {
+    do {
+        return try body()
+    } catch {
+        Terminal.standardError.print(diagnostic: .error(at: nil, error.message, hint: error.hint))
+        throw ExitCode(1)
     }
 }
 

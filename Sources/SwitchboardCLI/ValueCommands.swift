@@ -168,13 +168,7 @@ struct LogCommand: ParsableCommand {
 
     func run() throws {
         let store = BoardInputs(directory: options.flags, options: try options.boardOptions()).store
-        let records: [AuditRecord]
-        do {
-            records = try store.auditLog(limit: limit ?? .max)
-        } catch {
-            Terminal.standardError.write("error: \(error.description)\n")
-            throw ExitCode(1)
-        }
+        let records = try storeStep { () throws(StoreError) in try store.auditLog(limit: limit ?? .max) }
         if options.json {
             print("[" + records.map(\.json).joined(separator: ",") + "]")
         } else {
