@@ -15,8 +15,20 @@ let package = Package(
         .executable(name: "switchboard", targets: ["SwitchboardCLI"]),
         .plugin(name: "SwitchboardGenerator", targets: ["SwitchboardGeneratorPlugin"]),
     ],
+    traits: [
+        .trait(
+            name: "OTLP",
+            description: "`switchboard serve` exports traces and metrics over OTLP/HTTP (swift-otel); off by default "
+                + "because it adds swift-protobuf and the OTLP messages to the build."
+        ),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0", traits: ["OTLPHTTP"]),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -36,7 +48,16 @@ let package = Package(
         // A YAML node tree with source positions, built on libyaml's event API. Knows nothing about flags.
         .target(name: "YAML", dependencies: ["CLibYAML"]),
         // Definitions, registry, layers, evaluation and the typed lookup API.
-        .target(name: "Switchboard", dependencies: ["YAML"]),
+        // It reports through the ecosystem's APIs: swift-log, swift-metrics and swift-distributed-tracing.
+        .target(
+            name: "Switchboard",
+            dependencies: [
+                "YAML",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
+        ),
         // The runtime store in PostgreSQL, shared by every replica, with LISTEN/NOTIFY.
         .target(
             name: "SwitchboardPostgres",
@@ -50,7 +71,14 @@ let package = Package(
             ]
         ),
         // Test helpers for users' own tests: a board from YAML text with an in-memory store and a manual clock.
-        .target(name: "SwitchboardTesting", dependencies: ["Switchboard"]),
+        .target(
+            name: "SwitchboardTesting",
+            dependencies: [
+                "Switchboard",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ]
+        ),
         // A termios line editor for interactive prompts: editing keys, history, Tab completion.
         .target(name: "LineEditor"),
         // What the command line and the REPL share on a terminal: colours, diagnostics, tables, glob patterns.
@@ -84,6 +112,9 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -114,6 +145,11 @@ let package = Package(
                 "SwitchboardServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["OTLP"])),
             ]
         ),
         // What every test target shares: temporary folders, child processes with a clean environment, waits
@@ -150,6 +186,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             resources: [.copy("Fixtures")]
         ),
@@ -164,6 +202,23 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Fixtures")]
+        ),
+        .testTarget(
+            name: "SwitchboardTelemetryTests",
+            dependencies: [
+                "Switchboard", "SwitchboardServer", "SwitchboardTesting", "SwitchboardTestSupport", "SwitchboardCLI",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ]
         ),
         .testTarget(
             name: "SwitchboardCodegenTests",

@@ -1,4 +1,6 @@
+import CoreMetrics
 import Foundation
+import Logging
 import Synchronization
 import YAML
 
@@ -38,15 +40,29 @@ public final class Board: Sendable {
         /// flagd's current ``FractionalAlgorithm/v3``, or ``FractionalAlgorithm/v2`` to keep assignments made
         /// before flagd's switch.
         public var fractionalAlgorithm: FractionalAlgorithm = .v3
+        /// Where the board logs what it handles on its own: failed reloads (with their diagnostics), override
+        /// values it skipped, and store outages. The default goes through the process's `LoggingSystem`.
+        public var logger: Logger
+        /// Where the board's counters and gauges go (`switchboard_reloads_total`, `…_reload_errors_total`,
+        /// `…_runtime_writes_total`, `…_store_outages_total`, `switchboard_revision`, `…_definitions`,
+        /// `…_degraded`); `nil` for the process's `MetricsSystem.factory`, as bootstrapped when the board is made.
+        public var metricsFactory: (any MetricsFactory)?
+        /// Whether typed lookups add OpenTelemetry's `feature_flag.evaluation` event to the current span. Off by
+        /// default, and then a lookup costs what it did without tracing.
+        public var evaluationEvents: EvaluationEvents
 
         /// Creates options; by default they read the process environment and poll every 250 ms.
         public init(
             environmentName: String? = nil, overrideFiles: [String] = [], statePath: String? = nil,
             environment: [String: String] = ProcessInfo.processInfo.environment,
             pollInterval: Duration? = .milliseconds(250), watchDefinitions: Bool = true,
-            store: (any RuntimeStore)? = nil
+            store: (any RuntimeStore)? = nil, logger: Logger = Logger(label: "switchboard"),
+            metricsFactory: (any MetricsFactory)? = nil, evaluationEvents: EvaluationEvents = .off
         ) {
             self.store = store
+            self.logger = logger
+            self.metricsFactory = metricsFactory
+            self.evaluationEvents = evaluationEvents
             self.environmentName = environmentName
             self.overrideFiles = overrideFiles
             self.statePath = statePath
@@ -107,6 +123,8 @@ public final class Board: Sendable {
     private let live: LiveSnapshot
     /// The same cell as `live`'s, held here so a lookup reaches it in one step.
     private let cell: SnapshotCell
+    /// Whether typed lookups add a `feature_flag.evaluation` event: one test of a constant on the hot path.
+    @usableFromInline let evaluationEvents: EvaluationEvents
     /// Loads definitions from a directory with their override layers, and starts watching for changes.
     ///
     /// - Throws: ``LoadError`` with every diagnostic when the definitions or an override file have errors.
@@ -121,6 +139,7 @@ public final class Board: Sendable {
         self.inputs = inputs
         live = try LiveSnapshot(inputs: inputs, options: options)
         cell = live.cell
+        evaluationEvents = options.evaluationEvents
     }
 
     deinit {
@@ -128,6 +147,13 @@ public final class Board: Sendable {
     }
 
     // MARK: - Lookups
+
+    /// Where the board's metrics go, and where a server on it sends its own: ``Options/metricsFactory``, or the
+    /// `MetricsSystem.factory` in effect when the board was made.
+    public var metricsFactory: any MetricsFactory { live.telemetry.factory }
+
+    /// Where the board logs: ``Options/logger``.
+    public var logger: Logger { live.telemetry.logger }
 
     /// The current snapshot: every definition and its resolved state. Keep it only briefly; it is replaced on
     /// every change.
@@ -144,12 +170,14 @@ public final class Board: Sendable {
     /// Typed lookup with the caller's default; never throws.
     @inlinable
     public func value<T: FlagValue>(_ key: String, default defaultValue: T) -> T {
-        lookup(key) { T(flagValue: $0) } ?? defaultValue
+        if evaluationEvents.isOn { return tracedValue(key, default: defaultValue, context: .empty) }
+        return lookup(key) { T(flagValue: $0) } ?? defaultValue
     }
 
     /// Typed lookup for a context with the caller's default; never throws.
     public func value<T: FlagValue>(_ key: String, default defaultValue: T, context: EvaluationContext) -> T {
-        cell.read { snapshot in
+        if evaluationEvents.isOn { return tracedValue(key, default: defaultValue, context: context) }
+        return cell.read { snapshot in
             guard let position = snapshot.registry.position(of: key),
                   let value = snapshot.value(at: position, context: context)
             else { return nil }
@@ -173,6 +201,21 @@ public final class Board: Sendable {
             if entry.isDynamic { return snapshot.dynamicValue(at: position, context: .empty).flatMap(convert) }
             return entry.value.flatMap(convert)
         }
+    }
+
+    /// A typed lookup that adds the `feature_flag.evaluation` event to the current span: the full resolution,
+    /// since the event names the reason and variant.
+    @usableFromInline
+    func tracedValue<T: FlagValue>(_ key: String, default defaultValue: T, context: EvaluationContext) -> T {
+        let resolution = resolve(key, context: context)
+        let typed = resolution.value.flatMap { T(flagValue: $0) }
+        if let span = EvaluationEvent.currentSpan() {
+            EvaluationEvent.record(
+                key: key, resolution: resolution,
+                errorCode: resolution.value != nil && typed == nil ? .typeMismatch : nil,
+                includeValue: evaluationEvents.includesValues, on: span)
+        }
+        return typed ?? defaultValue
     }
 
     /// A bool, or `defaultValue` when the key is missing or not a bool.
@@ -216,20 +259,24 @@ public final class Board: Sendable {
         var details = Details(key: key, value: defaultValue, variant: resolution.variant, reason: resolution.reason,
                               layer: resolution.layer, errorCode: resolution.errorCode,
                               errorMessage: resolution.errorMessage)
-        guard let value = resolution.value else {
+        if let value = resolution.value {
+            if let typed = T(flagValue: value) {
+                details.value = typed
+            } else {
+                details.reason = .error
+                details.layer = nil
+                details.variant = nil
+                details.errorCode = .typeMismatch
+                details.errorMessage = Message.typeMismatch(key: key, found: value, expected: T.valueType,
+                                                            swiftType: "\(T.self)").text
+            }
+        } else {
             details.layer = nil
-            return details
         }
-        guard let typed = T(flagValue: value) else {
-            details.reason = .error
-            details.layer = nil
-            details.variant = nil
-            details.errorCode = .typeMismatch
-            details.errorMessage = Message.typeMismatch(key: key, found: value, expected: T.valueType,
-                                                        swiftType: "\(T.self)").text
-            return details
+        if evaluationEvents.isOn, let span = EvaluationEvent.currentSpan() {
+            EvaluationEvent.record(key: key, resolution: resolution, errorCode: details.errorCode,
+                                   includeValue: evaluationEvents.includesValues, on: span)
         }
-        details.value = typed
         return details
     }
 

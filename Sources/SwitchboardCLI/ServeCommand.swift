@@ -43,6 +43,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel = "info"
 
+    @Option(help: ArgumentHelp("Export traces and metrics over OTLP/HTTP to this base URL (default: "
+                               + "$OTEL_EXPORTER_OTLP_ENDPOINT; needs a build with --traits OTLP).",
+                               valueName: "url"))
+    var otlpEndpoint: String?
+
+    @Flag(help: ArgumentHelp("Put each value in the feature_flag.evaluation events of OFREP evaluations (off: "
+                             + "values can be large or private)."))
+    var traceValues = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
@@ -60,19 +69,22 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let logger = Logger(label: "switchboard.server")
         let configuration: ServerConfiguration
+        let telemetry: ServeTelemetry
         do {
+            telemetry = try ServeTelemetry.bootstrap(otlpEndpoint: otlpEndpoint, logger: logger)
             configuration = ServerConfiguration(
                 host: host, port: port,
                 adminToken: try AccessToken.load(file: adminTokenFile, environmentVariable: "SWITCHBOARD_ADMIN_TOKEN"),
                 readToken: try AccessToken.load(file: readTokenFile, environmentVariable: "SWITCHBOARD_READ_TOKEN"),
-                maxBodyBytes: maxBodyBytes, handlesSignals: true)
+                maxBodyBytes: maxBodyBytes, handlesSignals: true, prometheus: telemetry.registry,
+                traceValues: traceValues)
         } catch {
-            Terminal.standardError.write("error: \(error.description)\n")
+            Terminal.standardError.write("error: \(error)\n")
             throw ExitCode(1)
         }
         let server = FlagServer(board: try openWatchedBoard(), configuration: configuration, logger: logger)
         do {
-            try await server.run()
+            try await server.run(alongside: telemetry.services)
         } catch {
             Terminal.standardError.write("error: cannot serve on \(host):\(port): \(error)\n")
             throw ExitCode(1)
@@ -85,6 +97,7 @@ struct ServeCommand: AsyncParsableCommand {
         var boardOptions = try options.boardOptions()
         boardOptions.pollInterval = .milliseconds(200)
         boardOptions.watchDefinitions = true
+        boardOptions.logger = Logger(label: "switchboard")
         do {
             let board = try Board(directory: options.flags, options: boardOptions)
             for diagnostic in board.diagnostics { Terminal.standardError.print(diagnostic: diagnostic) }

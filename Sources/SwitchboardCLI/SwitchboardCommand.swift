@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import Switchboard
 import SwitchboardConsole
 import SwitchboardGenerateCommand
@@ -77,7 +78,9 @@ struct GlobalOptions: ParsableArguments {
     /// Board options from the command line; a database store is opened here, so a bad URL, a wrong password or a
     /// missing database fails before anything else, and the message never shows the password.
     func boardOptions() throws -> Board.Options {
-        var options = Board.Options(environmentName: environmentName, statePath: state, pollInterval: nil)
+        // The command line presents what a board reports (diagnostics, REPL notices) itself; `serve` logs.
+        var options = Board.Options(environmentName: environmentName, statePath: state, pollInterval: nil,
+                                    logger: Logger(label: "switchboard") { _ in SwiftLogNoOpLogHandler() })
         let environment = ProcessInfo.processInfo.environment
         guard let url = store ?? environment["SWITCHBOARD_STORE"], !url.isEmpty else { return options }
         let scope = scope ?? environment["SWITCHBOARD_SCOPE"] ?? (environmentName ?? environment["SWITCHBOARD_ENV"])

@@ -4,6 +4,7 @@ import NIOCore
 import ServiceLifecycle
 import Switchboard
 import Synchronization
+import Tracing
 import UnixSignals
 
 /// Serves a ``Board`` over HTTP: OFREP evaluation, an admin API, health and metrics.
@@ -26,7 +27,7 @@ public final class FlagServer: Sendable {
     /// How the server listens.
     public let configuration: ServerConfiguration
     let logger: Logger
-    let metrics = ServerMetrics()
+    let metrics: ServerMetrics
     let feed: ChangeFeed
     private let lifecycle = Mutex(Lifecycle())
 
@@ -51,6 +52,7 @@ public final class FlagServer: Sendable {
         self.board = board
         self.configuration = configuration
         self.logger = logger
+        metrics = ServerMetrics(factory: board.metricsFactory)
         feed = ChangeFeed(board: board, metrics: metrics, logger: logger, heartbeat: configuration.heartbeatInterval)
     }
 
@@ -74,15 +76,21 @@ public final class FlagServer: Sendable {
 
     func makeRouter() -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
+        // A span per request when a tracer is in effect (bootstrapped, or a `withTracer` scope around `start()`);
+        // without one, requests skip the middleware altogether.
+        if !(InstrumentationSystem.tracer is NoOpTracer) {
+            router.add(middleware: TracingMiddleware())
+        }
         router.add(middleware: MetricsMiddleware(metrics: metrics))
-        HealthRoutes(board: board, metrics: metrics, feed: feed).register(on: router)
+        HealthRoutes(board: board, prometheus: configuration.prometheus).register(on: router)
         let ofrep = router.group("ofrep/v1")
         // Open OFREP skips the middleware altogether: one hop less on the path every evaluation takes.
         if configuration.readToken != nil {
             ofrep.add(middleware: AccessMiddleware(scope: .read, adminToken: configuration.adminToken,
                                                    readToken: configuration.readToken))
         }
-        OFREPRoutes(board: board, metrics: metrics, feed: feed, maxBodyBytes: configuration.maxBodyBytes)
+        OFREPRoutes(board: board, metrics: metrics, feed: feed, maxBodyBytes: configuration.maxBodyBytes,
+                    traceValues: configuration.traceValues)
             .register(on: ofrep)
         let admin = router.group("v1")
             .add(middleware: AccessMiddleware(scope: .admin, adminToken: configuration.adminToken,
@@ -94,12 +102,14 @@ public final class FlagServer: Sendable {
     /// Runs until ``stop()`` — or SIGINT/SIGTERM when ``ServerConfiguration/handlesSignals`` is on — then shuts
     /// down gracefully: event streams end first, then the HTTP server drains its requests.
     ///
+    /// - Parameter services: services to run alongside, such as telemetry exporters; they start first and stop
+    ///   last, so they see every request.
     /// - Throws: when the server cannot bind its address.
-    public func run() async throws {
+    public func run(alongside services: [any Service] = []) async throws {
         // Services shut down in reverse order: the feed first, which ends the event streams, so the HTTP server
-        // is not left waiting on responses that never finish.
+        // is not left waiting on responses that never finish; the caller's services last.
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [makeApplication(), feed],
+            services: services + [makeApplication(), feed],
             gracefulShutdownSignals: configuration.handlesSignals ? [.sigterm, .sigint] : [],
             logger: logger))
         let stopAlreadyRequested = lifecycle.withLock { state in

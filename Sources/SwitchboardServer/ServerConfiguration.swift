@@ -1,3 +1,5 @@
+import Prometheus
+
 /// How a ``FlagServer`` listens, whom it lets in, and its limits.
 ///
 /// ```swift
@@ -22,6 +24,13 @@ public struct ServerConfiguration: Sendable {
     /// Whether SIGINT and SIGTERM shut the server down gracefully (the command line turns this on; a test
     /// leaves it off and calls ``FlagServer/stop()``).
     public var handlesSignals: Bool
+    /// The registry `GET /metrics` renders in Prometheus text; `nil` answers 404 there, and the figures go only
+    /// where the board's ``Board/metricsFactory`` sends them. `switchboard serve` bootstraps the `MetricsSystem`
+    /// with ``FlagServer/prometheusFactory(registry:)`` and passes the registry here.
+    public var prometheus: PrometheusCollectorRegistry?
+    /// Whether the `feature_flag.evaluation` events of OFREP evaluations carry `feature_flag.result.value`.
+    /// Off by default: values can be large or private.
+    public var traceValues: Bool
 
     /// The default body limit: 64 KiB, far above any evaluation context or override value.
     public static let defaultMaxBodyBytes = 64 * 1024
@@ -30,8 +39,11 @@ public struct ServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1", port: Int = 8016, adminToken: AccessToken? = nil, readToken: AccessToken? = nil,
         maxBodyBytes: Int = ServerConfiguration.defaultMaxBodyBytes,
-        heartbeatInterval: Duration = .seconds(15), handlesSignals: Bool = false
+        heartbeatInterval: Duration = .seconds(15), handlesSignals: Bool = false,
+        prometheus: PrometheusCollectorRegistry? = nil, traceValues: Bool = false
     ) {
+        self.prometheus = prometheus
+        self.traceValues = traceValues
         self.host = host
         self.port = port
         self.adminToken = adminToken

@@ -52,8 +52,10 @@ extension Response {
     }
 
     /// A plain-text response.
-    static func text(_ text: String, contentType: String = "text/plain; charset=utf-8") -> Response {
-        Response(status: .ok, headers: [.contentType: contentType],
+    static func text(
+        _ text: String, status: HTTPResponse.Status = .ok, contentType: String = "text/plain; charset=utf-8"
+    ) -> Response {
+        Response(status: status, headers: [.contentType: contentType],
                  body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 }

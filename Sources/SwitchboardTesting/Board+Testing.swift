@@ -1,3 +1,5 @@
+import CoreMetrics
+import Logging
 import Switchboard
 
 extension Board {
@@ -19,13 +21,20 @@ extension Board {
     ///   - overrides: runtime overrides to start with, set by the actor `test`.
     ///   - environment: `SWITCHBOARD_...` variables for the env layer.
     ///   - store: the runtime store; share one between boards to test what replicas see.
+    ///   - logger: where the board logs (by default nowhere; pass one on swift-log's `InMemoryLogHandler` to read
+    ///     what it reports).
+    ///   - metricsFactory: where its metrics go (by default nowhere; swift-metrics' `TestMetrics` records them).
+    ///   - evaluationEvents: whether lookups add `feature_flag.evaluation` events to the current span.
     /// - Throws: ``LoadError`` when the YAML has errors, or ``Board/SetError`` when an override does not fit.
     public static func testing(
         yaml: String, overrides: [String: Value] = [:], environment: [String: String] = [:],
-        store: InMemoryStore = InMemoryStore()
+        store: InMemoryStore = InMemoryStore(),
+        logger: Logger = Logger(label: "switchboard") { _ in SwiftLogNoOpLogHandler() },
+        metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance, evaluationEvents: EvaluationEvents = .off
     ) throws -> Board {
         let options = Options(environment: environment, pollInterval: .milliseconds(10), watchDefinitions: false,
-                              store: store)
+                              store: store, logger: logger, metricsFactory: metricsFactory,
+                              evaluationEvents: evaluationEvents)
         let board = try Board(inputs: BoardInputs(definitions: .sources([("flags/test.yaml", yaml)]),
                                                   options: options),
                               options: options)

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Prometheus
 import Switchboard
 import SwitchboardServer
 import Testing
@@ -14,7 +15,8 @@ import Testing
         _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void
     ) async throws {
         let configuration = ServerConfiguration(adminToken: admin.flatMap(AccessToken.init),
-                                                readToken: read.flatMap(AccessToken.init))
+                                                readToken: read.flatMap(AccessToken.init),
+                                                prometheus: PrometheusCollectorRegistry())
         let server = FlagServer(board: try project.board(), configuration: configuration)
         try await server.makeApplication().test(.router) { client in try await test(client) }
     }

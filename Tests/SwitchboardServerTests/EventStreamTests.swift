@@ -70,20 +70,6 @@ import SwitchboardTestSupport
             "id: 7\nevent: message\ndata: {\"type\":\"refetchEvaluation\",\"lastModified\":1771622898}\n\n")
     }
 
-    @Test func countsReloadsAndReloadErrors() async throws {
-        let board = try project.board()
-        let server = FlagServer(board: board, logger: recordingLogger())
-        let good = try #require(project.read("flags/app.yaml"))
-        project.write("flags/app.yaml", good + "  broken:\n    type: int\n    default: many\n")
-        board.reload()
-        #expect(server.metrics.reloadErrors.value == 1)
-        #expect(server.metrics.reloads.value == 0)
-        project.write("flags/app.yaml", good.replacingOccurrences(of: "default: 25", with: "default: 30"))
-        board.reload()
-        #expect(server.metrics.reloadErrors.value == 1)
-        #expect(server.metrics.reloads.value == 1)
-    }
-
     @Test func refusesSubscribersAfterShutdown() async throws {
         let server = FlagServer(board: try project.board(), logger: recordingLogger())
         server.feed.finish()

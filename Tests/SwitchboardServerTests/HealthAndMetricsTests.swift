@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Prometheus
 import Switchboard
 import SwitchboardServer
 import Testing
@@ -8,6 +9,19 @@ import Testing
 /// `GET /healthz`, `GET /metrics` and `GET /ping`.
 @Suite struct HealthAndMetricsTests {
     let project = TestProject()
+    /// What `/metrics` renders, as `switchboard serve` sets it up: the board's metrics and the server's in one
+    /// Prometheus registry.
+    let registry = PrometheusCollectorRegistry()
+
+    /// A board whose metrics go to ``registry``.
+    func board() throws -> Board {
+        try project.board(metricsFactory: FlagServer.prometheusFactory(registry: registry))
+    }
+
+    /// A server on `board` that serves ``registry`` at `/metrics`.
+    func server(_ board: Board) -> FlagServer {
+        FlagServer(board: board, configuration: ServerConfiguration(prometheus: registry))
+    }
 
     @Test func reportsHealthyWithTheRevision() async throws {
         let board = try project.board()
@@ -21,11 +35,11 @@ import Testing
     }
 
     @Test func reportsDegradedWhileAnEditDoesNotValidate() async throws {
-        let board = try project.board()
+        let board = try board()
         let good = try #require(project.read("flags/app.yaml"))
         project.write("flags/app.yaml", good + "  broken:\n    type: int\n    default: many\n")
         board.reload()
-        try await FlagServer(board: board).makeApplication().test(.router) { client in
+        try await server(board).makeApplication().test(.router) { client in
             let health = try await client.send(.get, "/healthz").json.objectValue ?? [:]
             #expect(health["status"] == "degraded")
             #expect(health["revision"] == .int(Int(board.revision)))
@@ -38,7 +52,7 @@ import Testing
                                                   body: emptyContext)
             #expect(served.status == .ok)
             let metrics = try await client.send(.get, "/metrics").text
-            #expect(metrics.contains("switchboard_degraded 1\n"))
+            #expect(metrics.contains("switchboard_degraded 1.0\n"))
         }
         project.write("flags/app.yaml", good)
         board.reload()
@@ -46,9 +60,9 @@ import Testing
     }
 
     @Test func exposesPrometheusMetrics() async throws {
-        let board = try project.board()
+        let board = try board()
         try board.set("app.ratio", to: 2, actor: "test")
-        try await FlagServer(board: board).makeApplication().test(.router) { client in
+        try await server(board).makeApplication().test(.router) { client in
             for key in ["app.new_flow", "app.new_flow", "app.ratio", "app.nope"] {
                 _ = try await client.send(.post, "/ofrep/v1/evaluate/flags/\(key)", body: emptyContext)
             }
@@ -65,11 +79,23 @@ import Testing
             #expect(text.contains("switchboard_http_requests_total{status=\"200\"} 4\n"))
             #expect(text.contains("switchboard_http_requests_total{status=\"403\"} 1\n"))
             #expect(text.contains("switchboard_http_requests_total{status=\"404\"} 1\n"))
-            #expect(text.contains("# TYPE switchboard_reloads_total counter\nswitchboard_reloads_total 0\n"))
+            // Per key, for defined keys only: `app.nope` has no series.
+            #expect(text.contains("switchboard_flag_evaluations_total{key=\"app.new_flow\",reason=\"STATIC\"} 3\n"))
+            #expect(text.contains("switchboard_flag_evaluations_total{key=\"app.ratio\",reason=\"OVERRIDE\"} 2\n"))
+            #expect(!text.contains("app.nope"))
+            #expect(text.contains("switchboard_evaluation_errors_total{error_type=\"FLAG_NOT_FOUND\"} 1\n"))
+            #expect(text.contains("# TYPE switchboard_ofrep_request_duration_seconds histogram\n"))
+            #expect(text.contains("switchboard_ofrep_request_duration_seconds_count{route=\"flag\"} 4\n"))
+            #expect(text.contains("switchboard_ofrep_request_duration_seconds_count{route=\"flags\"} 1\n"))
+            // The board's own: the set above published a revision; nothing failed.
+            #expect(text.contains("# TYPE switchboard_reloads_total counter\nswitchboard_reloads_total 1\n"))
+            #expect(text.contains("switchboard_runtime_writes_total 1\n"))
             #expect(text.contains("switchboard_reload_errors_total 0\n"))
-            #expect(text.contains("switchboard_revision \(board.revision)\n"))
-            #expect(text.contains("switchboard_definitions 6\n"))
-            #expect(text.contains("switchboard_degraded 0\n"))
+            #expect(text.contains("switchboard_store_outages_total 0\n"))
+            // Gauges are floating point in Prometheus text.
+            #expect(text.contains("switchboard_revision \(board.revision).0\n"))
+            #expect(text.contains("switchboard_definitions 6.0\n"))
+            #expect(text.contains("switchboard_degraded 0.0\n"))
         }
     }
 
@@ -78,6 +104,14 @@ import Testing
             let response = try await client.send(.get, "/ping")
             #expect(response.status == .ok)
             #expect(response.text == "pong\n")
+        }
+    }
+
+    @Test func saysWhereMetricsGoWhenItServesNoRegistry() async throws {
+        try await FlagServer(board: project.board()).makeApplication().test(.router) { client in
+            let response = try await client.send(.get, "/metrics")
+            #expect(response.status == .notFound)
+            #expect(response.text.contains("ServerConfiguration.prometheus"))
         }
     }
 }

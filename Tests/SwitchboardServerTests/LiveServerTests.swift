@@ -21,8 +21,8 @@ import SwitchboardTestSupport
     private func withServer(
         _ body: @escaping @Sendable (FlagServer, TestClient, InMemoryLogHandler) async throws -> Void
     ) async throws {
-        let board = try project.board(polling: .milliseconds(200))
         let logs = InMemoryLogHandler()
+        let board = try project.board(polling: .milliseconds(200), logger: recordingLogger(logs))
         let server = FlagServer(board: board, configuration: ServerConfiguration(
             host: "127.0.0.1", port: 0, adminToken: AccessToken("admin-secret")), logger: recordingLogger(logs))
         let port = try await server.start()

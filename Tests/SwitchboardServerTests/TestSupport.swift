@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import InMemoryLogging
 import Logging
+import Metrics
 import Switchboard
 import SwitchboardServer
 import SwitchboardTestSupport
@@ -26,9 +27,14 @@ final class TestProject: Sendable {
 
     /// A board on the project. Without polling, tests decide when changes are read; the process environment is
     /// left out so that no `SWITCHBOARD_…` variable of the machine leaks in.
-    func board(environment: [String: String] = [:], polling: Duration? = nil) throws -> Board {
+    /// Its logs go to `logger` (by default nowhere) and its metrics to `metricsFactory` (by default nowhere).
+    func board(
+        environment: [String: String] = [:], polling: Duration? = nil, logger: Logger = quietLogger,
+        metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance
+    ) throws -> Board {
         try Board(directory: flags, options: Board.Options(
-            statePath: state, environment: environment, pollInterval: polling, watchDefinitions: polling != nil))
+            statePath: state, environment: environment, pollInterval: polling, watchDefinitions: polling != nil,
+            logger: logger, metricsFactory: metricsFactory))
     }
 
     /// Replaces a file under the project.
@@ -69,6 +75,9 @@ extension TestClientProtocol {
         try await execute(uri: uri, method: method, headers: headers, body: body) { $0 }
     }
 }
+
+/// A logger that drops everything.
+let quietLogger = Logger(label: "switchboard") { _ in SwiftLogNoOpLogHandler() }
 
 /// A logger that keeps what a server logs for the test to read, instead of printing it.
 func recordingLogger(_ handler: InMemoryLogHandler = InMemoryLogHandler()) -> Logger {

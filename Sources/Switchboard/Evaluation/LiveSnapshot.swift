@@ -1,3 +1,4 @@
+import CoreMetrics
 import Synchronization
 
 /// The snapshot in service and everything that keeps it current: it loads the board's inputs, writes runtime
@@ -12,6 +13,8 @@ final class LiveSnapshot: Sendable {
     /// The snapshot in service.
     let cell: SnapshotCell
     private let publisher = ChangePublisher()
+    /// What the board logs and counts.
+    let telemetry: BoardTelemetry
     private let state: Mutex<State>
     /// Serializes publications, so snapshots are built from the latest state and published in revision order.
     private let publishing = Mutex(())
@@ -51,6 +54,8 @@ final class LiveSnapshot: Sendable {
                                   runtime: StoreContents(entries: state.runtime, version: state.storeVersion),
                                   revision: state.revision)
         self.cell = SnapshotCell(snapshot)
+        telemetry = BoardTelemetry(logger: options.logger, factory: options.metricsFactory ?? MetricsSystem.factory)
+        telemetry.started(snapshot, status: state.status)
         self.state = Mutex(state)
         if let interval = options.pollInterval { startWatching(every: interval) }
     }
@@ -82,6 +87,7 @@ final class LiveSnapshot: Sendable {
     /// - Returns: the store's version after the write.
     func write(_ changes: [OverrideChange], actor: String, condition: WriteCondition?) throws(StoreError) -> UInt64 {
         let write = try store.apply(changes, actor: actor, condition: condition)
+        telemetry.wrote()
         publishing.withLock { _ in
             let contiguous = state.withLock { state -> Bool in
                 guard write.version == state.storeVersion + 1 else { return write.changed.isEmpty }
@@ -112,7 +118,14 @@ final class LiveSnapshot: Sendable {
 
     private func publish(_ snapshot: Snapshot, positions: [Int]?) {
         let old = cell.replace(with: snapshot)
+        telemetry.published(old: old, new: snapshot, positions: positions)
         publisher.send(.published(Publication(old: old, new: snapshot, positions: positions)))
+    }
+
+    /// Tells the telemetry and the subscribers of a new status.
+    private func announce(_ status: BoardStatus) {
+        telemetry.changed(to: status)
+        publisher.send(.status(status))
     }
 
     /// Diagnostics that do not stop the board: warnings from loading, skipped overrides, orphans, and a corrupt
@@ -168,7 +181,7 @@ final class LiveSnapshot: Sendable {
                 state.status.reloadErrors = errors
                 return state.status
             }
-            if let status { publisher.send(.status(status)) }
+            if let status { announce(status) }
             return LoadReport(registry: loaded.report.registry, diagnostics: loaded.diagnostics)
         }
         let contents = readStore()
@@ -189,7 +202,7 @@ final class LiveSnapshot: Sendable {
         let snapshot = Self.build(loaded, inputs: inputs, options: options,
                                   runtime: StoreContents(entries: runtime, version: version), revision: revision)
         publish(snapshot, positions: nil)
-        if let fixed { publisher.send(.status(fixed)) }
+        if let fixed { announce(fixed) }
         return LoadReport(registry: registry, diagnostics: loaded.diagnostics)
     }
 
@@ -215,7 +228,7 @@ final class LiveSnapshot: Sendable {
             state.status.storeProblem = problem
             return state.status
         }
-        if let status { publisher.send(.status(status)) }
+        if let status { announce(status) }
     }
 
     /// Re-reads the runtime store (another process may have changed it) and publishes what changed.

@@ -38,6 +38,13 @@ public enum Reason: String, Sendable, Hashable {
     case cached = "CACHED"
     /// A reason the source gave that OpenFeature does not name (a remote server's own reasons).
     case unknown = "UNKNOWN"
+
+    /// The reason as OpenFeature names it to clients: ``override`` — Switchboard's own reason for a file, env or
+    /// runtime override, which strict OpenFeature clients reject — is `STATIC`, since the value is fixed whatever
+    /// the context. OFREP responses and `feature_flag.evaluation` events both use it.
+    public var openFeatureName: String {
+        self == .override ? Reason.static.rawValue : rawValue
+    }
 }
 
 /// What went wrong, in OpenFeature's error codes.

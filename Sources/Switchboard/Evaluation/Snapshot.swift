@@ -115,14 +115,18 @@ public final class Snapshot: Sendable {
     /// Warnings found while resolving: skipped override values, override keys with no definition, orphans.
     public var diagnostics: [Diagnostic] {
         var diagnostics = fileLayer.diagnostics + environmentLayer.diagnostics
-        for position in 0..<table.count {
-            let entry = table[position]
-            for (override, problem) in entry.rejected where override.layer == .runtime {
-                diagnostics.append(RuntimeLayer.rejectionDiagnostic(key: entry.definition.key, problem: problem))
-            }
-        }
+        for position in 0..<table.count { diagnostics += runtimeRejections(at: position) }
         for key in orphans.keys.sorted() { diagnostics.append(RuntimeLayer.orphanDiagnostic(key: key)) }
         return diagnostics
+    }
+
+    /// The warnings for the runtime values skipped at one position.
+    func runtimeRejections(at position: Int) -> [Diagnostic] {
+        let entry = table[position]
+        return entry.rejected.compactMap { override, problem in
+            override.layer == .runtime
+                ? RuntimeLayer.rejectionDiagnostic(key: entry.definition.key, problem: problem) : nil
+        }
     }
 
     /// Resolves every key through the layers.

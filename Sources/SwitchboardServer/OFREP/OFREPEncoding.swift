@@ -3,9 +3,8 @@ import Switchboard
 /// How a ``Resolution`` reads on the wire in OFREP.
 ///
 /// - `reason` passes through as OpenFeature names it, `DEFAULT` included (flagd sends it although the spec's
-///   enum lacks it). `OVERRIDE`, Switchboard's reason for a file, env or runtime override, is not an OpenFeature
-///   reason and strict clients reject unknown ones, so it is sent as `STATIC` — the value is fixed whatever the
-///   context — with the winning layer in the flag's metadata as `switchboard.layer` (`file`, `env`, `runtime`).
+///   enum lacks it). `OVERRIDE`, Switchboard's reason for a file, env or runtime override, is sent as
+///   ``Reason/openFeatureName`` names it, `STATIC`, with the winning layer in the flag's metadata as `switchboard.layer` (`file`, `env`, `runtime`).
 /// - `variant` is always present, the empty string when the value is no named variant: some clients read it
 ///   unconditionally.
 /// - `value` is left out when the flag defers to the caller's code default (no value) and when it is disabled
@@ -15,11 +14,6 @@ import Switchboard
 enum OFREPEncoding {
     /// The metadata key naming the override layer that supplied a value.
     static let layerMetadataKey = "switchboard.layer"
-
-    /// The reason as sent.
-    static func reason(_ reason: Reason) -> String {
-        reason == .override ? Reason.static.rawValue : reason.rawValue
-    }
 
     /// The error code as sent in an evaluation failure.
     static func errorCode(_ code: ErrorCode?) -> String {
@@ -63,7 +57,7 @@ enum OFREPEncoding {
             out.value(value)
         }
         out.raw(",\"reason\":")
-        out.string(reason(resolution.reason))
+        out.string(resolution.reason.openFeatureName)
         out.raw(",\"variant\":")
         out.string(resolution.variant ?? "")
         out.raw(",\"metadata\":")

@@ -1,6 +1,8 @@
 import HTTPTypes
 import Hummingbird
+import Metrics
 import Switchboard
+import Tracing
 
 /// OFREP: single and bulk evaluation, and the event stream the bulk response advertises.
 ///
@@ -23,6 +25,8 @@ struct OFREPRoutes {
     let metrics: ServerMetrics
     let feed: ChangeFeed
     let maxBodyBytes: Int
+    /// Whether `feature_flag.evaluation` events carry the value.
+    let traceValues: Bool
     /// Whether the current revision's rules read the clock, which rules out revision-based tags.
     let clockDependence = ClockDependence()
 
@@ -35,13 +39,21 @@ struct OFREPRoutes {
 
     /// `POST /ofrep/v1/evaluate/flags/{key}`.
     @Sendable func evaluate(_ request: Request, context: ServerContext) async throws -> Response {
+        let start = ContinuousClock.now
+        defer { metrics.singleLatency.record(duration: start.duration(to: .now)) }
         let key = PathKey.decode(context.parameters[Parameters.recursiveCaptureKey] ?? "")
         let body = try await request.bodyBytes(limit: maxBodyBytes) {
             .ofrep(.contentTooLarge, code: "GENERAL", details: Request.tooLargeMessage(limit: maxBodyBytes), key: key)
         }
         let evaluationContext = try OFREPRequest.context(from: body, key: key)
-        let resolution = board.resolve(key, context: evaluationContext)
-        metrics.recordEvaluation(resolution.reason)
+        let snapshot = board.snapshot
+        let resolution = snapshot.resolve(key, context: evaluationContext)
+        var tally = ServerMetrics.Tally()
+        tally.add(resolution, position: snapshot.registry.position(of: key))
+        metrics.record(tally, on: snapshot)
+        if let span = EvaluationEvent.currentSpan() {
+            EvaluationEvent.record(key: key, resolution: resolution, includeValue: traceValues, on: span)
+        }
         var out = JSONWriter(capacity: 192)
         OFREPEncoding.writeEvaluation(key: key, resolution, to: &out)
         let status: HTTPResponse.Status = if resolution.errorCode == .flagNotFound {
@@ -56,6 +68,8 @@ struct OFREPRoutes {
 
     /// `POST /ofrep/v1/evaluate/flags`.
     @Sendable func evaluateAll(_ request: Request, context: ServerContext) async throws -> Response {
+        let start = ContinuousClock.now
+        defer { metrics.bulkLatency.record(duration: start.duration(to: .now)) }
         let body = try await request.bodyBytes(limit: maxBodyBytes) {
             .ofrep(.contentTooLarge, code: "GENERAL", details: Request.tooLargeMessage(limit: maxBodyBytes))
         }
@@ -74,17 +88,19 @@ struct OFREPRoutes {
         var out = JSONWriter(capacity: 112 * snapshot.entries.count + 192)
         out.raw("{\"flags\":[")
         var tally = ServerMetrics.Tally()
+        let span = EvaluationEvent.currentSpan()
         for (index, entry) in snapshot.entries.enumerated() {
             let key = entry.definition.key
             let resolution = snapshot.resolve(key, context: evaluationContext)
-            tally.add(resolution.reason)
+            tally.add(resolution, position: index)
+            if let span { EvaluationEvent.record(key: key, resolution: resolution, includeValue: traceValues, on: span) }
             if index > 0 { out.raw(",") }
             OFREPEncoding.writeEvaluation(key: key, resolution, to: &out)
         }
         out.raw("],")
         out.raw(Self.eventStreams)
         out.raw("}")
-        metrics.record(tally)
+        metrics.record(tally, on: snapshot)
         let tag = fastTag ?? EntityTag(hashing: out.bytes)
         if tag.isMatched(byIfNoneMatch: ifNoneMatch) {
             return Response(status: .notModified, headers: [.eTag: tag.description])

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import Prometheus
 import Switchboard
 
 /// The operational routes: `GET /healthz`, `GET /metrics`, and `GET /ping`, a constant answer that measures what
@@ -8,26 +9,24 @@ import Switchboard
 /// None needs a token: probes and scrapers run without one, and none reveals a flag's value.
 struct HealthRoutes {
     let board: Board
-    let metrics: ServerMetrics
-    let feed: ChangeFeed
+    /// What `/metrics` renders; `nil`: the figures go elsewhere, and `/metrics` says so with a 404.
+    let prometheus: PrometheusCollectorRegistry?
 
     func register(on router: Router<ServerContext>) {
         router.get("healthz") { _, _ in
             Response.json(Self.health(of: board).json)
         }
         router.get("metrics") { _, _ in
-            Response.text(metrics.render(board: board, degraded: Self.isDegraded(board),
-                                         eventStreams: feed.subscriberCount),
-                          contentType: "text/plain; version=0.0.4; charset=utf-8")
+            guard let prometheus else {
+                return Response.text("""
+                    this server's metrics go to the process's MetricsSystem, not to a Prometheus registry it serves;                     set ServerConfiguration.prometheus to serve them here
+                    """, status: .notFound)
+            }
+            return Response.text(prometheus.emitToString(), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
         router.get("ping") { _, _ in
             Response.text("pong\n")
         }
-    }
-
-    /// Whether the server serves older definitions or overrides than the files hold.
-    static func isDegraded(_ board: Board) -> Bool {
-        !board.lastReloadErrors.isEmpty || board.storeProblem != nil
     }
 
     /// The health document. `degraded` still answers 200: the server is serving, from the last good definitions,

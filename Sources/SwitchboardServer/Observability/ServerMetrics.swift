@@ -1,45 +1,80 @@
+import Metrics
 import Switchboard
 import Synchronization
 
-/// The server's counters, rendered as Prometheus text at `GET /metrics`.
+/// The server's counters, through swift-metrics: into the board's ``Board/metricsFactory`` — the process's
+/// `MetricsSystem` unless the board was given another — next to the board's own (reloads, writes, outages).
 ///
-/// Counting happens on every request, so it takes no lock: each counter is one atomic, and the label sets are
-/// fixed (every reason, the usual statuses) with a locked table only for statuses outside them.
+/// | metric | type | labels |
+/// |---|---|---|
+/// | `switchboard_evaluations_total` | counter | `reason` (OpenFeature's, `OVERRIDE` counted as itself) |
+/// | `switchboard_flag_evaluations_total` | counter | `key` (defined keys only), `reason` |
+/// | `switchboard_evaluation_errors_total` | counter | `error_type` (`FLAG_NOT_FOUND`, `TYPE_MISMATCH`, …) |
+/// | `switchboard_http_requests_total` | counter | `status` |
+/// | `switchboard_ofrep_request_duration_seconds` | histogram | `route` (`flag`, `flags`) |
+/// | `switchboard_event_streams` | gauge | |
+///
+/// Counting happens on every request, so handles are made once and kept: the reason and error counters up
+/// front, a status's on its first response, and a key's per position in the definitions in service, so a bulk
+/// evaluation of a thousand flags takes one lock, not a thousand.
 final class ServerMetrics: Sendable {
-    /// One monotonically increasing count.
-    final class Counter: Sendable {
-        private let count = Atomic<Int>(0)
+    /// The label of the OFREP latency histogram; `FlagServer.prometheusFactory(registry:)` gives it buckets
+    /// that resolve microseconds.
+    static let latencyLabel = "switchboard_ofrep_request_duration_seconds"
 
-        /// Adds `amount`.
-        func increment(by amount: Int = 1) {
-            count.add(amount, ordering: .relaxed)
-        }
+    /// Reasons in the order of ``index(of:)``.
+    static let reasons: [Reason] = [.static, .default, .targetingMatch, .split, .disabled, .override, .error]
+    static let errorCodes: [ErrorCode] = [
+        .flagNotFound, .typeMismatch, .parseError, .targetingKeyMissing, .invalidContext, .providerNotReady, .general,
+    ]
 
-        /// The count.
-        var value: Int { count.load(ordering: .relaxed) }
+    private let factory: any MetricsFactory
+    private let evaluations: [Counter]
+    private let errors: [Counter]
+    private let requests = Mutex<[Int: Counter]>([:])
+    private let keyed = Mutex(KeyedCounters())
+    /// The OFREP latency of a single evaluation, and of a bulk one.
+    let singleLatency: CoreMetrics.Timer
+    let bulkLatency: CoreMetrics.Timer
+    private let eventStreams: Gauge
+
+    /// The per-key counters for the definitions in service, by registry position and reason.
+    private struct KeyedCounters {
+        var definitions: CompiledDefinitions?
+        var counters: [[Counter?]] = []
     }
 
-    /// Reasons in the order they are rendered; `OVERRIDE` is counted as itself, not as the `STATIC` OFREP sends.
-    static let reasons: [Reason] = [.static, .default, .targetingMatch, .split, .disabled, .override, .error]
-    /// Statuses counted without a lock.
-    static let commonStatuses = [200, 304, 400, 401, 403, 404, 405, 413, 500]
+    init(factory: any MetricsFactory) {
+        self.factory = factory
+        evaluations = Self.reasons.map { reason in
+            Counter(label: "switchboard_evaluations_total", dimensions: [("reason", reason.rawValue)],
+                    factory: factory)
+        }
+        errors = Self.errorCodes.map { code in
+            Counter(label: "switchboard_evaluation_errors_total", dimensions: [("error_type", code.rawValue)],
+                    factory: factory)
+        }
+        singleLatency = CoreMetrics.Timer(label: Self.latencyLabel, dimensions: [("route", "flag")], factory: factory)
+        bulkLatency = CoreMetrics.Timer(label: Self.latencyLabel, dimensions: [("route", "flags")], factory: factory)
+        eventStreams = Gauge(label: "switchboard_event_streams", factory: factory)
+        eventStreams.record(0)
+    }
 
-    private let evaluations = ServerMetrics.reasons.map { _ in Counter() }
-    private let commonRequests = ServerMetrics.commonStatuses.map { _ in Counter() }
-    private let otherRequests = Mutex<[Int: Int]>([:])
-    /// New revisions served: reloads of definitions or override files, and runtime store changes.
-    let reloads = Counter()
-    /// Reloads refused because the definitions did not validate.
-    let reloadErrors = Counter()
-
-    /// Evaluations counted locally by reason, to add to the totals at once: a bulk evaluation of a thousand flags
-    /// then touches each shared counter once.
+    /// Evaluations counted locally, to add to the shared counters at once: a bulk evaluation of a thousand flags
+    /// then takes one lock.
     struct Tally {
-        fileprivate var counts = [Int](repeating: 0, count: ServerMetrics.reasons.count)
+        fileprivate var byReason = [Int](repeating: 0, count: ServerMetrics.reasons.count)
+        fileprivate var byError = [Int](repeating: 0, count: ServerMetrics.errorCodes.count)
+        fileprivate var byPosition: [(position: Int, reason: Int)] = []
 
-        /// Counts one evaluation.
-        mutating func add(_ reason: Reason) {
-            counts[ServerMetrics.index(of: reason)] += 1
+        /// Counts one evaluation; `position` is the key's in `snapshot`'s registry, `nil` for an unknown key.
+        mutating func add(_ resolution: Resolution, position: Int?) {
+            let reason = ServerMetrics.index(of: resolution.reason)
+            byReason[reason] += 1
+            if let code = resolution.errorCode, let error = ServerMetrics.errorCodes.firstIndex(of: code) {
+                byError[error] += 1
+            }
+            if let position { byPosition.append((position, reason)) }
         }
     }
 
@@ -55,70 +90,50 @@ final class ServerMetrics: Sendable {
         }
     }
 
-    /// Counts one evaluation.
-    func recordEvaluation(_ reason: Reason) {
-        evaluations[Self.index(of: reason)].increment()
+    /// Adds a tally of evaluations made on `snapshot`.
+    func record(_ tally: Tally, on snapshot: Snapshot) {
+        for (index, count) in tally.byReason.enumerated() where count > 0 { evaluations[index].increment(by: count) }
+        for (index, count) in tally.byError.enumerated() where count > 0 { errors[index].increment(by: count) }
+        guard !tally.byPosition.isEmpty else { return }
+        let registry = snapshot.registry
+        keyed.withLock { keyed in
+            if keyed.definitions !== snapshot.definitions {
+                keyed.definitions = snapshot.definitions
+                keyed.counters = Array(repeating: [], count: registry.count)
+            }
+            for (position, reason) in tally.byPosition {
+                if keyed.counters[position].isEmpty {
+                    keyed.counters[position] = Array(repeating: nil, count: Self.reasons.count)
+                }
+                if let counter = keyed.counters[position][reason] {
+                    counter.increment()
+                } else {
+                    let counter = Counter(
+                        label: "switchboard_flag_evaluations_total",
+                        dimensions: [("key", registry.definitions[position].key),
+                                     ("reason", Self.reasons[reason].rawValue)],
+                        factory: factory)
+                    keyed.counters[position][reason] = counter
+                    counter.increment()
+                }
+            }
+        }
     }
 
-    /// Adds a tally of evaluations.
-    func record(_ tally: Tally) {
-        for (index, count) in tally.counts.enumerated() where count > 0 {
-            evaluations[index].increment(by: count)
-        }
+    /// Records how many OFREP event streams are open.
+    func recordEventStreams(_ count: Int) {
+        eventStreams.record(count)
     }
 
     /// Counts one response.
     func recordRequest(status: Int) {
-        if let index = Self.commonStatuses.firstIndex(of: status) {
-            commonRequests[index].increment()
-        } else {
-            otherRequests.withLock { $0[status, default: 0] += 1 }
+        let counter = requests.withLock { requests in
+            if let counter = requests[status] { return counter }
+            let counter = Counter(label: "switchboard_http_requests_total", dimensions: [("status", "\(status)")],
+                                  factory: factory)
+            requests[status] = counter
+            return counter
         }
-    }
-
-    /// The evaluations counted with a reason.
-    func evaluations(_ reason: Reason) -> Int {
-        evaluations[Self.index(of: reason)].value
-    }
-
-    /// The responses counted with a status.
-    func requests(status: Int) -> Int {
-        if let index = Self.commonStatuses.firstIndex(of: status) { return commonRequests[index].value }
-        return otherRequests.withLock { $0[status] ?? 0 }
-    }
-
-    /// The Prometheus text exposition (format 0.0.4), with gauges read from the board and the feed.
-    func render(board: Board, degraded: Bool, eventStreams: Int) -> String {
-        var out = ""
-        func family(_ name: String, _ type: String, _ help: String) {
-            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
-        }
-        family("switchboard_evaluations_total", "counter", "Flag evaluations served over OFREP, by reason.")
-        for (index, reason) in Self.reasons.enumerated() {
-            out += "switchboard_evaluations_total{reason=\"\(reason.rawValue)\"} \(evaluations[index].value)\n"
-        }
-        family("switchboard_reloads_total", "counter",
-               "New revisions served: definition or override file reloads and runtime override changes.")
-        out += "switchboard_reloads_total \(reloads.value)\n"
-        family("switchboard_reload_errors_total", "counter",
-               "Reloads refused because the definitions did not validate; the last good ones stayed in service.")
-        out += "switchboard_reload_errors_total \(reloadErrors.value)\n"
-        family("switchboard_http_requests_total", "counter", "HTTP responses, by status code.")
-        var statuses = otherRequests.withLock { $0 }
-        for (index, status) in Self.commonStatuses.enumerated() {
-            statuses[status] = commonRequests[index].value
-        }
-        for status in statuses.keys.sorted() where statuses[status]! > 0 {
-            out += "switchboard_http_requests_total{status=\"\(status)\"} \(statuses[status]!)\n"
-        }
-        family("switchboard_revision", "gauge", "The revision of the definitions and overrides in service.")
-        out += "switchboard_revision \(board.revision)\n"
-        family("switchboard_definitions", "gauge", "Definitions in service.")
-        out += "switchboard_definitions \(board.registry.count)\n"
-        family("switchboard_degraded", "gauge", "1 while the last reload failed or the override store is unreadable.")
-        out += "switchboard_degraded \(degraded ? 1 : 0)\n"
-        family("switchboard_event_streams", "gauge", "Open OFREP event streams.")
-        out += "switchboard_event_streams \(eventStreams)\n"
-        return out
+        counter.increment()
     }
 }

@@ -4,12 +4,12 @@ import ServiceLifecycle
 import Switchboard
 import Synchronization
 
-/// Turns the board's events into what the server does about them: event-stream notices, logs and metrics.
+/// Turns the board's publications into event-stream notices.
 ///
 /// It subscribes to the board's one change publisher, so a new revision — a reload, a runtime override set here or
 /// by another process, an edit that changes only targeting — is announced to every event stream as soon as it
-/// is in service, as one event however many keys changed. A reload that failed is logged with its diagnostics
-/// once, and its recovery once; so is a store that cannot be read. The only timer is the heartbeat.
+/// is in service, as one event however many keys changed. Failed reloads and store outages are the board's to
+/// log and count (``Board/Options/logger``). The only timer is the heartbeat.
 final class ChangeFeed: Service, Sendable {
     /// What a subscriber receives.
     enum Event: Sendable, Equatable {
@@ -24,7 +24,6 @@ final class ChangeFeed: Service, Sendable {
         var nextSubscriber: UInt64 = 0
         var revision: UInt64
         var lastModified: Int
-        var status = BoardStatus()
         var finished = false
     }
 
@@ -43,7 +42,6 @@ final class ChangeFeed: Service, Sendable {
         state = Mutex(State(revision: board.revision, lastModified: Int(Date().timeIntervalSince1970)))
         let subscription = board.subscribe { [weak self] event in self?.handle(event) }
         self.subscription.withLock { $0 = subscription }
-        handle(.status(board.status))
     }
 
     /// The revision last announced.
@@ -58,18 +56,24 @@ final class ChangeFeed: Service, Sendable {
     /// A stream of events from now on; it ends when the client goes away or the server shuts down.
     func subscribe() -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(16))
-        let id: UInt64? = state.withLock { state in
+        let added: (id: UInt64, count: Int)? = state.withLock { state in
             guard !state.finished else { return nil }
             state.nextSubscriber += 1
             state.subscribers[state.nextSubscriber] = continuation
-            return state.nextSubscriber
+            return (state.nextSubscriber, state.subscribers.count)
         }
-        guard let id else {
+        guard let added else {
             continuation.finish()
             return stream
         }
+        metrics.recordEventStreams(added.count)
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+            guard let self else { return }
+            let count = state.withLock { state in
+                state.subscribers.removeValue(forKey: added.id)
+                return state.subscribers.count
+            }
+            metrics.recordEventStreams(count)
         }
         return stream
     }
@@ -86,50 +90,18 @@ final class ChangeFeed: Service, Sendable {
         finish()
     }
 
-    /// Reacts to one board event: announces a publication, logs a status change.
+    /// Announces a publication.
     private func handle(_ event: BoardEvent) {
-        switch event {
-        case .published(let publication):
-            let revision = publication.new.revision
-            let now = Int(Date().timeIntervalSince1970)
-            state.withLock { state in
-                state.revision = revision
-                state.lastModified = now
-            }
-            metrics.reloads.increment()
-            logger.info("serving revision \(revision)", metadata: ["flags": "\(publication.new.registry.count)",
-                                                                  "changed": "\(publication.changes.count)"])
-            broadcast(.refetch(revision: revision, lastModified: now))
-        case .status(let status):
-            let old = state.withLock { state in
-                defer { state.status = status }
-                return state.status
-            }
-            if old.reloadErrors != status.reloadErrors { report(status.reloadErrors, revision: board.revision) }
-            if old.storeProblem != status.storeProblem {
-                if let problem = status.storeProblem {
-                    logger.error("the runtime override store cannot be read; the last good overrides stay in effect",
-                                 metadata: ["problem": "\(problem)"])
-                } else {
-                    logger.info("the runtime override store reads again")
-                }
-            }
+        guard case .published(let publication) = event else { return }
+        let revision = publication.new.revision
+        let now = Int(Date().timeIntervalSince1970)
+        state.withLock { state in
+            state.revision = revision
+            state.lastModified = now
         }
-    }
-
-    private func report(_ errors: [Diagnostic], revision: UInt64) {
-        guard !errors.isEmpty else {
-            logger.info("definitions reloaded; the earlier errors are fixed")
-            return
-        }
-        metrics.reloadErrors.increment()
-        logger.error("""
-            definitions changed but do not validate: \(errors.count) error\(errors.count == 1 ? "" : "s"); \
-            still serving revision \(revision), the last good definitions
-            """)
-        for diagnostic in errors {
-            logger.error("\(diagnostic.description)")
-        }
+        logger.info("serving revision \(revision)", metadata: ["flags": "\(publication.new.registry.count)",
+                                                              "changed": "\(publication.changes.count)"])
+        broadcast(.refetch(revision: revision, lastModified: now))
     }
 
     private func broadcast(_ event: Event) {
