@@ -10,7 +10,10 @@ let package = Package(
         .executable(name: "switchboard-bench", targets: ["SwitchboardBenchmarks"]),
         .executable(name: "remote-bench", targets: ["RemoteBenchmarks"]),
     ],
-    dependencies: [.package(name: "Switchboard", path: "..")],
+    dependencies: [
+        .package(name: "Switchboard", path: ".."),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+    ],
     targets: [
         // Counts malloc calls, to check that a lookup allocates nothing.
         .target(name: "AllocationCounter"),
@@ -21,6 +24,8 @@ let package = Package(
                 .product(name: "Switchboard", package: "Switchboard"),
                 .product(name: "SwitchboardTesting", package: "Switchboard"),
                 .product(name: "YAML", package: "Switchboard"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
         ),
         // `Benchmarks/run remote`: RemoteBoard lookups against Board's, and change propagation over SSE.

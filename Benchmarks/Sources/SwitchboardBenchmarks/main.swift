@@ -1,6 +1,8 @@
 import AllocationCounter
 import Foundation
+import InMemoryTracing
 import Switchboard
+import Tracing
 import YAML
 
 // Prints `name: value` lines; every ratio compares with a baseline measured in the same process.
@@ -152,13 +154,16 @@ func benchmarkLoad() {
 }
 
 /// A project folder with `count` bool flags (and a few targeted ones), and a board on it.
-func makeBoard(count: Int, extra: String = "") throws -> (Board, String) {
+func makeBoard(
+    count: Int, extra: String = "", evaluationEvents: EvaluationEvents = .off
+) throws -> (Board, String) {
     let directory = NSTemporaryDirectory() + "switchboard-bench-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: directory + "/flags", withIntermediateDirectories: true)
     var yaml = "namespace: bench\nflags:\n"
     for i in 0..<count { yaml += "  flag_\(i):\n    type: bool\n    default: \(i % 2 == 0)\n" }
     try (yaml + extra).write(toFile: directory + "/flags/bench.yaml", atomically: true, encoding: .utf8)
-    let board = try Board(directory: directory + "/flags", options: .init(environment: [:], pollInterval: nil))
+    let board = try Board(directory: directory + "/flags", options: .init(
+        environment: [:], pollInterval: nil, evaluationEvents: evaluationEvents))
     return (board, directory)
 }
 
@@ -198,6 +203,21 @@ func benchmarkLookup() throws {
     }
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 
+    // With feature_flag.evaluation events on, inside a span of an in-memory tracer (which keeps every event, as
+    // an exporting tracer keeps them until it sends them).
+    let (traced, tracedDirectory) = try makeBoard(count: 1000, evaluationEvents: .on)
+    defer { try? FileManager.default.removeItem(atPath: tracedDirectory) }
+    let tracedN = 200_000
+    let tracer = InMemoryTracer()
+    let tracedNanoseconds = withTracer(tracer) {
+        withSpan("bench") { _ in
+            measure(rounds: 3, iterations: tracedN) {
+                for _ in 0..<tracedN where traced.bool("bench.flag_500", default: false) { sink &+= 1 }
+            }
+        }
+    }
+    precondition(tracer.finishedSpans.first?.events.count == 3 * tracedN, "every traced lookup adds one event")
+
     report("lookup.plain_ns", plain, decimals: 2)
     report("lookup.runtime_override_ns", overridden, decimals: 2)
     report("lookup.typed_key_ns", typedKey, decimals: 2)
@@ -205,6 +225,7 @@ func benchmarkLookup() throws {
     report("lookup.ratio_to_dictionary", plain / baseline, decimals: 2)
     report("lookup.allocations_per_lookup", Double(allocations) / 200_000, decimals: 4)
     report("lookup.parallel_lookups_per_second", Double(perThread * threads) / seconds, decimals: 0)
+    report("lookup.traced_ns", tracedNanoseconds, decimals: 1)
 }
 
 func benchmarkTargeting() throws {
