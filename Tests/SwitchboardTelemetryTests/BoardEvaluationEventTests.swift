@@ -6,18 +6,6 @@ import Tracing
 
 /// `feature_flag.evaluation` events from a board's typed lookups, with OpenTelemetry's attribute names.
 @Suite struct BoardEvaluationEventTests {
-    static let yaml = """
-        namespace: shop
-        flags:
-          banner:
-            type: bool
-            default: false
-        preferences:
-          page_size:
-            type: int
-            default: 20
-        """
-
     /// The events `lookups` add to one span, with a board made by `board`.
     func events(of board: Board, _ lookups: (Board) -> Void) throws -> [SpanEvent] {
         let tracer = InMemoryTracer()
@@ -28,7 +16,7 @@ import Tracing
     }
 
     @Test func eachLookupAddsOneEventWithTheConventionsAttributes() throws {
-        let board = try Board.testing(yaml: Self.yaml, overrides: ["shop.page_size": 50], evaluationEvents: .on)
+        let board = try Board.testing(yaml: shopDefinitions, overrides: ["shop.page_size": 50], evaluationEvents: .on)
         let events = try events(of: board) { board in
             #expect(board.bool("shop.banner", default: true) == false)
             #expect(board.int("shop.page_size", default: 0) == 50)
@@ -55,7 +43,7 @@ import Tracing
     }
 
     @Test func theValueGoesInOnlyWhenAskedFor() throws {
-        let board = try Board.testing(yaml: Self.yaml, evaluationEvents: .onWithValues)
+        let board = try Board.testing(yaml: shopDefinitions, evaluationEvents: .onWithValues)
         let events = try events(of: board) { board in
             _ = board.int("shop.page_size", default: 0)
             _ = board.int("shop.page_size", default: 0, context: EvaluationContext(targetingKey: "u1"))
@@ -64,7 +52,7 @@ import Tracing
     }
 
     @Test func offAddsNothing() throws {
-        let board = try Board.testing(yaml: Self.yaml)
+        let board = try Board.testing(yaml: shopDefinitions)
         let events = try events(of: board) { board in
             _ = board.bool("shop.banner", default: true)
             _ = board.details("shop.banner", default: true)
@@ -74,7 +62,7 @@ import Tracing
 
     @Test func withoutASpanNothingIsAdded() throws {
         let tracer = InMemoryTracer()
-        let board = try Board.testing(yaml: Self.yaml, evaluationEvents: .on)
+        let board = try Board.testing(yaml: shopDefinitions, evaluationEvents: .on)
         withTracer(tracer) { _ = board.bool("shop.banner", default: true) }
         #expect(tracer.finishedSpans.isEmpty)
         #expect(tracer.activeSpans.isEmpty)

@@ -9,16 +9,6 @@ import Testing
 /// What a board logs through swift-log on its own: failed reloads and their recovery, override values it skips,
 /// and store outages.
 @Suite struct BoardLoggingTests {
-    static let yaml = """
-        namespace: shop
-        preferences:
-          page_size:
-            type: int
-            default: 20
-            min: 1
-            max: 100
-        """
-
     let logs = InMemoryLogHandler()
     var logger: Logger { Logger(label: "switchboard") { _ in logs } }
 
@@ -28,10 +18,10 @@ import Testing
 
     @Test func logsAFailedReloadWithItsDiagnosticsAndItsRecovery() throws {
         let folder = TemporaryDirectory()
-        folder.write("flags/shop.yaml", Self.yaml)
+        folder.write("flags/shop.yaml", shopDefinitions)
         let board = try Board(directory: folder.file("flags"), options: Board.Options(
             statePath: folder.file("state.json"), environment: [:], pollInterval: nil, logger: logger))
-        folder.write("flags/shop.yaml", Self.yaml.replacingOccurrences(of: "default: 20", with: "default: many"))
+        folder.write("flags/shop.yaml", shopDefinitions.replacingOccurrences(of: "default: 20", with: "default: many"))
         board.reload()
         let errors = messages(.error)
         #expect(errors.first == "definitions changed but do not validate: 1 error; still serving the last good definitions")
@@ -40,14 +30,14 @@ import Testing
         // The same failure found again is not logged again.
         board.reload()
         #expect(messages(.error).count == 2)
-        folder.write("flags/shop.yaml", Self.yaml)
+        folder.write("flags/shop.yaml", shopDefinitions)
         board.reload()
         #expect(messages(.info).contains("definitions reloaded; the earlier errors are fixed"))
     }
 
     @Test func logsAnOverrideValueItSkips() throws {
         let folder = TemporaryDirectory()
-        folder.write("flags/shop.yaml", Self.yaml)
+        folder.write("flags/shop.yaml", shopDefinitions)
         folder.write("flags/local.overrides.yaml", "overrides:\n  shop.page_size: 50\n")
         let board = try Board(directory: folder.file("flags"), options: Board.Options(
             statePath: folder.file("state.json"), environment: [:], pollInterval: nil, logger: logger))
@@ -63,7 +53,7 @@ import Testing
 
     @Test func logsAStoreOutageAndItsEnd() throws {
         let store = InMemoryStore()
-        let board = try Board.testing(yaml: Self.yaml, store: store, logger: logger)
+        let board = try Board.testing(yaml: shopDefinitions, store: store, logger: logger)
         store.fail(with: StoreError(message: "the database is down"))
         board.refreshRuntime()
         let error = try #require(logs.entries.first { $0.level == .error })

@@ -10,23 +10,9 @@ import Testing
 /// What a board counts through swift-metrics: revisions, runtime writes, failed reloads and store outages, and
 /// the gauges of what it serves.
 @Suite struct BoardMetricsTests {
-    static let yaml = """
-        namespace: shop
-        flags:
-          banner:
-            type: bool
-            default: false
-        preferences:
-          page_size:
-            type: int
-            default: 20
-            min: 1
-            max: 100
-        """
-
     @Test func countsWritesAndRevisions() throws {
         let metrics = TestMetrics()
-        let board = try Board.testing(yaml: Self.yaml, metricsFactory: metrics)
+        let board = try Board.testing(yaml: shopDefinitions, metricsFactory: metrics)
         try board.set("shop.banner", to: true, actor: "test")
         try board.set("shop.page_size", to: 50, actor: "test")
         try board.reset("shop.banner", actor: "test")
@@ -41,7 +27,7 @@ import Testing
     @Test func countsAStoreOutageOnceAndMarksTheBoardDegradedUntilItEnds() throws {
         let metrics = TestMetrics()
         let store = InMemoryStore()
-        let board = try Board.testing(yaml: Self.yaml, store: store, metricsFactory: metrics)
+        let board = try Board.testing(yaml: shopDefinitions, store: store, metricsFactory: metrics)
         store.fail(with: StoreError(message: "the database is down"))
         // However often the board finds it down, it is one outage.
         board.refreshRuntime()
@@ -59,17 +45,17 @@ import Testing
 
     @Test func countsAReloadThatDoesNotValidate() throws {
         let folder = TemporaryDirectory()
-        folder.write("flags/shop.yaml", Self.yaml)
+        folder.write("flags/shop.yaml", shopDefinitions)
         let metrics = TestMetrics()
         let board = try Board(directory: folder.file("flags"), options: Board.Options(
             statePath: folder.file("state.json"), environment: [:], pollInterval: nil,
             logger: Logger(label: "switchboard") { _ in SwiftLogNoOpLogHandler() }, metricsFactory: metrics))
-        folder.write("flags/shop.yaml", Self.yaml.replacingOccurrences(of: "default: 20", with: "default: many"))
+        folder.write("flags/shop.yaml", shopDefinitions.replacingOccurrences(of: "default: 20", with: "default: many"))
         board.reload()
         #expect(try metrics.expectCounter("switchboard_reload_errors_total").totalValue == 1)
         #expect(try metrics.expectGauge("switchboard_degraded").lastValue == 1)
         #expect(try metrics.expectCounter("switchboard_reloads_total").totalValue == 0)
-        folder.write("flags/shop.yaml", Self.yaml.replacingOccurrences(of: "default: 20", with: "default: 30"))
+        folder.write("flags/shop.yaml", shopDefinitions.replacingOccurrences(of: "default: 20", with: "default: 30"))
         board.reload()
         #expect(try metrics.expectCounter("switchboard_reload_errors_total").totalValue == 1)
         #expect(try metrics.expectCounter("switchboard_reloads_total").totalValue == 1)

@@ -12,23 +12,11 @@ import Tracing
 /// A span per HTTP request, and a `feature_flag.evaluation` event per OFREP evaluation on it, from a real
 /// server on an ephemeral loopback port.
 @Suite struct ServerTracingTests {
-    static let yaml = """
-        namespace: shop
-        flags:
-          banner:
-            type: bool
-            default: false
-        preferences:
-          page_size:
-            type: int
-            default: 20
-        """
-
     /// Runs a server on a board inside `tracer`'s scope, and `body` with its port.
     func withServer(
         tracer: InMemoryTracer, traceValues: Bool = false, _ body: (Int) async throws -> Void
     ) async throws {
-        let board = try Board.testing(yaml: Self.yaml)
+        let board = try Board.testing(yaml: shopDefinitions)
         try await withTracer(tracer) {
             let server = FlagServer(board: board, configuration: ServerConfiguration(
                 host: "127.0.0.1", port: 0, traceValues: traceValues))

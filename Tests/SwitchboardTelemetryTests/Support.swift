@@ -22,3 +22,18 @@ extension SpanEvent {
     /// The event's attributes as text.
     var flattened: [String: String] { attributes.flattened }
 }
+
+/// The definitions most tests here use: a flag and a bounded preference.
+let shopDefinitions = """
+    namespace: shop
+    flags:
+      banner:
+        type: bool
+        default: false
+    preferences:
+      page_size:
+        type: int
+        default: 20
+        min: 1
+        max: 100
+    """
