@@ -6,7 +6,8 @@ import Testing
 
 /// A database outage, on a cluster of the test's own (so other tests keep theirs): lookups keep the last values,
 /// writes fail cleanly, health says why, and every board catches up when the database returns.
-@Suite(.enabled(if: TestDatabase.url != nil, TestDatabase.skipNote))
+@Suite(.enabled(if: TestDatabase.url != nil, TestDatabase.skipNote),
+       .enabled(if: TestCluster.serverIsInstalled, TestCluster.skipNote))
 struct PostgresOutageTests {
     @Test func boardsKeepServingThroughAnOutageAndCatchUpAfterIt() async throws {
         let cluster = try TestCluster()

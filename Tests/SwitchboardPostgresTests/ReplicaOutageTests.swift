@@ -8,7 +8,8 @@ import Testing
 /// test's own: every evaluation is answered with the last value, health says `degraded` while the database is
 /// away, `switchboard set` fails cleanly then, and every replica serves the first write after the database
 /// returns.
-@Suite(.enabled(if: TestDatabase.url != nil, TestDatabase.skipNote))
+@Suite(.enabled(if: TestDatabase.url != nil, TestDatabase.skipNote),
+       .enabled(if: TestCluster.serverIsInstalled, TestCluster.skipNote))
 struct ReplicaOutageTests {
     @Test func replicasServeThroughARestartUnderTrafficAndCatchUpAfterIt() async throws {
         let cluster = try TestCluster()

@@ -58,6 +58,13 @@ final class TestCluster: Sendable {
     /// The cluster's folder.
     let directory: String
 
+    /// Whether PostgreSQL's server binaries are installed, so that a test can start a cluster of its own.
+    static let serverIsInstalled = (try? script("installed")) != nil
+    static let skipNote: Comment = """
+        PostgreSQL's server is not installed (apt-get install postgresql, or set PG_BIN): this test starts a \
+        cluster of its own
+        """
+
     /// Starts a cluster on a free loopback port.
     init() throws {
         let lines = try Self.script("start").split(separator: "\n").map(String.init)
