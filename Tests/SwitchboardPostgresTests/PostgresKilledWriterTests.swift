@@ -20,7 +20,7 @@ struct PostgresKilledWriterTests {
     /// when one of its writers was killed; a key whose writers all finished holds one of theirs. At the end every
     /// stored override is the last audit record of its key, versions count the writes one by one, the audit rows
     /// of each key chain (`old` is the previous `new`), and no killed writer left a lock behind.
-    @Test func storeStaysWholeWhileWritersAreKilled() throws {
+    @Test func storeStaysWholeWhileWritersAreKilled() async throws {
         let url = try #require(TestDatabase.url)
         let directory = TemporaryDirectory()
         let flags = (directory.write("flags/k.yaml", Self.definitions) as NSString).deletingLastPathComponent
@@ -29,8 +29,10 @@ struct PostgresKilledWriterTests {
         let setCommand = { (key: String, value: Int) in
             ["set", "--flags", flags, "--store", url, "--scope", scope, "--actor", "writer", key, String(value)]
         }
+        // Blocking work runs on threads of its own, so the tests running beside this one keep theirs.
+        let run = { (arguments: [String]) in try await onOwnThread { try runSwitchboard(arguments) } }
         for key in Self.keys {
-            let result = try runSwitchboard(setCommand(key, 1))
+            let result = try await run(setCommand(key, 1))
             #expect(result.status == 0, "\(result.stderr)")
         }
         var previous = Dictionary(uniqueKeysWithValues: Self.keys.map { ($0, 1) })
@@ -53,13 +55,14 @@ struct PostgresKilledWriterTests {
                 }
             }
             // From before the writers connect to after most have committed, so kills land everywhere in a write.
-            usleep(UInt32.random(in: 0..<400_000, using: &generator))
+            try await Task.sleep(for: .microseconds(Int.random(in: 0..<400_000, using: &generator)))
             for (_, _, process) in writers.shuffled(using: &generator) where killing && process.isRunning {
                 kill(process.processIdentifier, SIGKILL)
             }
             var killed: Set<String> = []
             for (key, _, process) in writers {
-                try waitForExit(process)
+                try await waitUntil("a writer of \(key) exits") { !process.isRunning }
+                process.waitUntilExit()
                 if process.terminationReason == .uncaughtSignal {
                     kills += 1
                     killed.insert(key)
@@ -79,7 +82,7 @@ struct PostgresKilledWriterTests {
         }
 
         // A killed writer left no lock: a write goes through at once.
-        let last = try runSwitchboard(setCommand("k.a", 7))
+        let last = try await run(setCommand("k.a", 7))
         #expect(last.status == 0, "\(last.stderr)")
         let contents = try store.read()
         let log = try store.auditLog(limit: Int.max)

@@ -10,7 +10,7 @@ import Testing
        .enabled(if: TestCluster.serverIsInstalled, TestCluster.skipNote))
 struct PostgresOutageTests {
     @Test func boardsKeepServingThroughAnOutageAndCatchUpAfterIt() async throws {
-        let cluster = try TestCluster()
+        let cluster = try await TestCluster.start()
         defer { cluster.stop() }
         let url = cluster.url
         let scope = "outage"
@@ -20,7 +20,7 @@ struct PostgresOutageTests {
         try writer.set("limit", to: 10, actor: "before")
         try await waitUntil("the reader sees the first write") { reader.int("limit", default: 0) == 10 }
 
-        try cluster.pause()
+        try await cluster.pause()
         #expect(throws: Board.SetError.self) { try writer.set("limit", to: 11, actor: "during") }
         try await waitUntil("the reader reports the outage") { reader.status.storeProblem != nil }
         let problem = reader.status.storeProblem ?? ""
@@ -28,7 +28,7 @@ struct PostgresOutageTests {
         #expect(!problem.contains(":switchboard@"), "the password must not show: \(problem)")
         #expect(reader.int("limit", default: 0) == 10)
 
-        try cluster.resume()
+        try await cluster.resume()
         // A write made while the reader may still be reconnecting reaches it once it has.
         try await waitUntil("the writer writes again") {
             (try? writer.set("limit", to: 12, actor: "after")) != nil

@@ -12,23 +12,26 @@ import Testing
        .enabled(if: TestCluster.serverIsInstalled, TestCluster.skipNote))
 struct ReplicaOutageTests {
     @Test func replicasServeThroughARestartUnderTrafficAndCatchUpAfterIt() async throws {
-        let cluster = try TestCluster()
+        let cluster = try await TestCluster.start()
         defer { cluster.stop() }
         let (directory, flags) = TestDatabase.project()
         let set = SetCommand(flags: flags, url: cluster.url, scope: "restart")
-        try set.run("limit", "10", actor: "before")
+        try await set.run("limit", "10", actor: "before")
         let replicas = try await Self.replicas(2, flags: flags, url: cluster.url, scope: "restart", in: directory)
         defer { for replica in replicas { replica.stop() } }
 
         let traffic = OFREPTraffic(key: "limit", ports: replicas.map(\.port))
         try await traffic.waitForAnswers(20, "evaluations before the restart")
-        try cluster.restart()
+        let beforeRestart = traffic.count
+        try await cluster.restart()
+        let duringRestart = traffic.count - beforeRestart
+        #expect(duringRestart > 0, "the replicas were asked nothing while the database restarted")
         try await traffic.waitForAnswers(20, "evaluations after the restart")
 
-        try set.run("limit", "11", actor: "after")
+        try await set.run("limit", "11", actor: "after")
         let catchUp = try await Self.timeUntil(replicas, serve: .int(11))
-        print("catch-up after pg_ctl restart: every replica served the first write \(Self.format(catchUp)) after "
-              + "`switchboard set` returned")
+        print("catch-up after pg_ctl restart (\(duringRestart) evaluations answered during it): every replica "
+              + "served the first write \(Self.format(catchUp)) after `switchboard set` returned")
         let answers = await traffic.stop()
         Self.expectServed(answers, [10, 11])
         for replica in replicas {
@@ -39,24 +42,25 @@ struct ReplicaOutageTests {
     }
 
     @Test func duringAnOutageReplicasServeTheLastValuesAndWritesFailCleanly() async throws {
-        let cluster = try TestCluster()
+        let cluster = try await TestCluster.start()
         defer { cluster.stop() }
         let port = try #require(URLComponents(string: cluster.url)?.port)
         let (directory, flags) = TestDatabase.project()
         let set = SetCommand(flags: flags, url: cluster.url, scope: "pause")
-        try set.run("limit", "10", actor: "before")
+        try await set.run("limit", "10", actor: "before")
         let replicas = try await Self.replicas(2, flags: flags, url: cluster.url, scope: "pause", in: directory)
         defer { for replica in replicas { replica.stop() } }
         let traffic = OFREPTraffic(key: "limit", ports: replicas.map(\.port))
         try await traffic.waitForAnswers(20, "evaluations before the outage")
 
-        try cluster.pause()
+        try await cluster.pause()
         for replica in replicas {
             try await waitUntil("replica \(replica.port) reports the outage") {
                 try await replica.health() == "degraded"
             }
         }
-        let refused = try runSwitchboard(set.arguments("limit", "12", actor: "during"))
+        let arguments = set.arguments("limit", "12", actor: "during")
+        let refused = try await onOwnThread { try runSwitchboard(arguments) }
         #expect(refused.status == 1)
         #expect(refused.stderr.hasPrefix(
             "error: cannot connect to PostgreSQL at postgres://switchboard@127.0.0.1:\(port)/switchboard"),
@@ -66,8 +70,8 @@ struct ReplicaOutageTests {
         #expect(try await replicas[0].put("limit", 13, actor: "during").status == 503)
         try await traffic.waitForAnswers(20, "evaluations during the outage")
 
-        try cluster.resume()
-        try set.run("limit", "14", actor: "after")
+        try await cluster.resume()
+        try await set.run("limit", "14", actor: "after")
         let catchUp = try await Self.timeUntil(replicas, serve: .int(14))
         print("catch-up after an outage (pause, resume): every replica served the first write "
               + "\(Self.format(catchUp)) after `switchboard set` returned")
@@ -92,8 +96,9 @@ struct ReplicaOutageTests {
         }
 
         /// Runs it, and records an issue unless it succeeds.
-        func run(_ key: String, _ value: String, actor: String) throws {
-            let result = try runSwitchboard(arguments(key, value, actor: actor))
+        func run(_ key: String, _ value: String, actor: String) async throws {
+            let arguments = arguments(key, value, actor: actor)
+            let result = try await onOwnThread { try runSwitchboard(arguments) }
             #expect(result.status == 0, "switchboard set \(key) \(value): \(result.stderr)")
         }
     }
@@ -187,6 +192,9 @@ final class OFREPTraffic: Sendable {
             }
         }
     }
+
+    /// How many evaluations have been answered so far.
+    var count: Int { answers.withLock { $0.count } }
 
     /// Waits until `count` more evaluations have been answered.
     func waitForAnswers(_ count: Int, _ what: String) async throws {

@@ -65,21 +65,31 @@ final class TestCluster: Sendable {
         cluster of its own
         """
 
+    private init(url: String, directory: String) {
+        self.url = url
+        self.directory = directory
+    }
+
     /// Starts a cluster on a free loopback port.
-    init() throws {
-        let lines = try Self.script("start").split(separator: "\n").map(String.init)
+    static func start() async throws -> TestCluster {
+        let lines = try await onOwnThread { try script("start") }.split(separator: "\n").map(String.init)
         guard lines.count >= 2 else { throw StoreError(message: "scripts/test-postgres.sh start printed \(lines)") }
-        (url, directory) = (lines[0], lines[1])
+        return TestCluster(url: lines[0], directory: lines[1])
     }
 
     /// Stops the server, keeping its data: an outage until ``resume()``.
-    func pause() throws { try Self.script("pause", directory) }
+    func pause() async throws { try await command("pause") }
 
     /// Starts the paused server again on the same port.
-    func resume() throws { try Self.script("resume", directory) }
+    func resume() async throws { try await command("resume") }
 
     /// `pg_ctl restart`: the server goes away and comes back on the same port.
-    func restart() throws { try Self.script("restart", directory) }
+    func restart() async throws { try await command("restart") }
+
+    private func command(_ name: String) async throws {
+        let directory = directory
+        _ = try await onOwnThread { try Self.script(name, directory) }
+    }
 
     /// Stops the server and removes its folder.
     func stop() { _ = try? Self.script("stop", directory) }
