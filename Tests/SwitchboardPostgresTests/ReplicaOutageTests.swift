@@ -193,6 +193,11 @@ final class OFREPTraffic: Sendable {
         }
     }
 
+    deinit {
+        // A test that failed before stopping the traffic leaves no requests running after it.
+        stopped.withLock { $0 = true }
+    }
+
     /// How many evaluations have been answered so far.
     var count: Int { answers.withLock { $0.count } }
 
