@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/test-postgres.sh start [DIR] | stop DIR | restart DIR | pause DIR | resume DIR
+# scripts/test-postgres.sh start [DIR] | stop DIR | restart DIR | pause DIR | resume DIR | installed
 #
 # A throwaway PostgreSQL cluster for Switchboard's tests and benchmarks, on a free loopback port.
 #   start    initdb into DIR (default: a new temporary folder), start the server, create the role and database
@@ -10,6 +10,7 @@
 #   restart  `pg_ctl restart` (for outage tests): the server goes away and comes back on the same port.
 #   pause    stop the server but keep its data (an outage, until `resume`).
 #   resume   start the paused server again on the same port.
+#   installed  exit 0 when PostgreSQL's server binaries are there (tests that start clusters of their own ask).
 #
 # PostgreSQL refuses to run as root, so as root the cluster belongs to the `postgres` user. Needs PostgreSQL's
 # server binaries (Debian: apt-get install postgresql); PG_BIN overrides where they are.
@@ -80,8 +81,10 @@ SQL
         as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
             -o "-p $port -k $dir -c listen_addresses=127.0.0.1" start >/dev/null
         ;;
+    installed)
+        ;;
     *)
-        echo "usage: scripts/test-postgres.sh start [DIR] | stop DIR | restart DIR | pause DIR | resume DIR" >&2
+        echo "usage: scripts/test-postgres.sh start [DIR] | stop DIR | restart DIR | pause DIR | resume DIR | installed" >&2
         exit 2
         ;;
 esac

@@ -19,7 +19,7 @@ import Synchronization
 /// - Every statement is parameterised; values are stored as their exact JSON text.
 /// - When the database cannot be reached, reads and writes throw ``StoreError`` (kind `unavailable`) naming the
 ///   host and database (never the password); the board keeps serving what it had. The connection is made again
-///   at the next use, and the watch reconnects with backoff and then reads everything.
+///   at the next use, and the watch reconnects with backoff (at most 2 s apart) and then reads everything.
 public final class PostgresStore: RuntimeStore {
     /// Where the database is, parsed from a `postgres://` URL.
     public struct Endpoint: Sendable, Hashable, CustomStringConvertible {
@@ -82,6 +82,8 @@ public final class PostgresStore: RuntimeStore {
     static let schemaVersion = 1
     /// The channel every write notifies, with `scope:version` as the payload.
     static let channel = "switchboard_overrides"
+    /// The longest wait, in seconds, between the watch's attempts to reconnect (before jitter).
+    static let maximumBackoff = 2.0
 
     /// Where the database is.
     public let endpoint: Endpoint
@@ -472,7 +474,9 @@ public final class PostgresStore: RuntimeStore {
                 if Task.isCancelled { return }
                 let jitter = Double.random(in: 0.8...1.2)
                 try? await Task.sleep(for: .seconds(backoff * jitter))
-                backoff = min(backoff * 2, 5)
+                // The cap bounds how long a replica serves stale values after the database returns: at most one
+                // wait (2.4 s with jitter), however long the outage was.
+                backoff = min(backoff * 2, Self.maximumBackoff)
             }
         }
         return StoreWatch {

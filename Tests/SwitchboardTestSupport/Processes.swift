@@ -77,6 +77,30 @@ public func runSwitchboard(
                    environment: ["NO_COLOR": "1"].merging(environment) { $1 }, file: file, line: line)
 }
 
+/// Runs blocking work (a child process to completion, say) on a thread of its own, and awaits it. An async test
+/// that blocks instead holds one of the few threads every task shares (one per core), and stalls the requests and
+/// waits of the tests running beside it. Record issues after it returns: the thread has no test to report to.
+public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result(catching: body)) }
+    }
+}
+
+/// Starts the `switchboard` executable SwiftPM built beside the tests with ``testEnvironment(_:)`` plus
+/// `environment`, its output thrown away, and returns without waiting: for tests that kill a process mid-write or
+/// run several at once. The caller waits for it (``waitForExit(_:timeout:file:line:)``).
+public func startSwitchboard(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
+    let process = Process()
+    process.executableURL = BuildProducts.switchboard
+    process.arguments = arguments
+    process.environment = testEnvironment(environment)
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    return process
+}
+
 /// The `switchboard` executable beside the tests (every test target depends on it, so SwiftPM builds it).
 public var switchboardExecutable: URL { BuildProducts.switchboard }
 

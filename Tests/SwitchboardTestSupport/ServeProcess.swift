@@ -1,10 +1,9 @@
 import Foundation
 
 /// A `switchboard serve` child process listening on a free loopback port, logging to a file. Stop it with
-/// ``stop()``; it is also stopped when released.
-public final class ServeProcess: @unchecked Sendable {
-    /// The child process.
-    public let process = Process()
+/// ``stop()``; it is also stopped when released. Sendable: the process is only touched under a lock.
+public final class ServeProcess: Sendable {
+    private let process: Locked<Process>
     /// The port it listens on, read from its log.
     public let port: Int
     /// The file its standard error goes to.
@@ -13,9 +12,10 @@ public final class ServeProcess: @unchecked Sendable {
     /// Starts `switchboard serve --host 127.0.0.1 --port 0` with `arguments` after it, in ``testEnvironment(_:)``
     /// plus `environment`, and waits until it logs the port it listens on.
     ///
-    /// - Throws: when it exits before listening (its log says why), or does not listen within the deadline.
+    /// - Throws: ``ServeProcessExited`` when it exits before listening (with its log), or ``DeadlineExceeded``.
     public init(_ arguments: [String], environment: [String: String] = [:], log: String) async throws {
         self.log = log
+        let process = Process()
         process.executableURL = switchboardExecutable
         process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0"] + arguments
         process.environment = testEnvironment(environment)
@@ -24,18 +24,22 @@ public final class ServeProcess: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        let process = self.process
+        self.process = Locked(process)
         var found: Int?
-        try await waitUntil("switchboard serve listens (log: \(log))") {
-            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            if let range = text.range(of: "listening on http://127.0.0.1:") {
-                found = Int(text[range.upperBound...].prefix { $0.isNumber })
+        do {
+            try await waitUntil("switchboard serve listens (log: \(log))") {
+                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                if let range = text.range(of: "listening on http://127.0.0.1:") {
+                    found = Int(text[range.upperBound...].prefix { $0.isNumber })
+                }
+                return found != nil || !process.isRunning
             }
-            return found != nil || !process.isRunning
+        } catch {
+            process.terminate()
+            throw error
         }
         guard let found else {
-            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            throw ServeProcessExited(log: log, text: text)
+            throw ServeProcessExited(log: log, text: (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
         }
         port = found
     }
@@ -43,10 +47,12 @@ public final class ServeProcess: @unchecked Sendable {
     /// Its log so far.
     public var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
 
-    /// Stops it with SIGTERM, gracefully, and waits for it to exit.
+    /// Stops it with SIGTERM, gracefully (SIGKILL when it has not exited by the deadline), and waits for it.
     public func stop() {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        process.withLock { process in
+            if process.isRunning { process.terminate() }
+            try? waitForExit(process)
+        }
     }
 
     deinit {

@@ -48,15 +48,7 @@ struct CrossProcessTests {
 
     /// Starts `switchboard set KEY VALUE` on the project, its output thrown away.
     func startSet(_ flags: String, _ key: String, _ value: Int) throws -> Process {
-        let process = Process()
-        process.executableURL = switchboardExecutable
-        process.arguments = ["set", "--flags", flags, "--actor", "writer", key, String(value)]
-        process.environment = testEnvironment()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return process
+        try startSwitchboard(["set", "--flags", flags, "--actor", "writer", key, String(value)])
     }
 
     /// Concurrent `switchboard set` processes over four keys, SIGKILLed at varying moments of their writes.
