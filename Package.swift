@@ -230,6 +230,13 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "SwitchboardConfigurationTests",
+            dependencies: [
+                "Switchboard", "SwitchboardConfiguration", "SwitchboardTesting", "SwitchboardTestSupport",
+                "SwitchboardRemote", .product(name: "Configuration", package: "swift-configuration"),
+            ]
+        ),
+        .testTarget(
             name: "SwitchboardCodegenTests",
             dependencies: ["SwitchboardCodegen", "Switchboard", "SwitchboardCLI", "SwitchboardTestSupport"],
             exclude: ["Fixtures"]
