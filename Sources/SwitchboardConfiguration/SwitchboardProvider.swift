@@ -22,14 +22,15 @@ import Synchronization
 /// doubles there). A value read as another type, an `object` value, and any value read as bytes are a type
 /// mismatch: the provider throws ``TypeMismatch``, as swift-configuration's own providers throw theirs, so the
 /// reader returns the default (and reports the error to its access reporter), a `required…` read throws, and a
-/// `MultiProvider` stops at this provider rather than asking the next one. An `int` definition read as a double is
-/// a mismatch too, as in `InMemoryProvider`; a `double` definition is always a double, even when it holds `2`.
+/// reader with several providers stops at this one rather than asking the next. An `int` definition read as a
+/// double is a mismatch too, as in `InMemoryProvider`; a `double` definition is always a double, even when it
+/// holds `2`.
 /// Missing keys are absent, so the reader's default or the next provider applies. Switchboard has no secrets:
 /// values are not secret unless the reader marks them (`isSecret: true`).
 ///
-/// **Evaluation context.** Targeted values are evaluated for ``context``, with the key's context
-/// (`ConfigKey(_:context:)`, `ConfigReader.withContext`) added as attributes on top, a `targetingKey` entry as the
-/// targeting key. A `RemoteBoard` answers for its own context and ignores both.
+/// **Evaluation context.** Targeted values are evaluated for ``context``, with the key's own context
+/// (`ConfigKey("checkout.new_flow", context: ["plan": "pro"])`) added as attributes on top, a `targetingKey` entry
+/// as the targeting key. A `RemoteBoard` answers for its own context and ignores both.
 ///
 /// **Consistency and changes.** ``snapshot()`` reads one board snapshot, so its values never mix two
 /// publications. ``watchValue(forKey:type:updatesHandler:)`` and ``watchSnapshot(updatesHandler:)`` emit the current
