@@ -24,9 +24,8 @@ import Synchronization
 /// reader returns the default (and reports the error to its access reporter), a `required…` read throws, and a
 /// reader with several providers stops at this one rather than asking the next. An `int` definition read as a
 /// double is a mismatch too, as in `InMemoryProvider`; a `double` definition is always a double, even when it
-/// holds `2`.
-/// Missing keys are absent, so the reader's default or the next provider applies. Switchboard has no secrets:
-/// values are not secret unless the reader marks them (`isSecret: true`).
+/// holds `2`. Missing keys are absent, so the reader's default or the next provider applies. Switchboard has no
+/// secrets: values are not secret unless the reader marks them (`isSecret: true`).
 ///
 /// **Evaluation context.** Targeted values are evaluated for ``context``, with the key's own context
 /// (`ConfigKey("checkout.new_flow", context: ["plan": "pro"])`) added as attributes on top, a `targetingKey` entry
@@ -75,7 +74,7 @@ public struct SwitchboardProvider: Sendable {
 
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension SwitchboardProvider: ConfigProvider {
-    /// `Switchboard`, the name access reporters show.
+    /// `SwitchboardProvider`, the name access reporters show.
     public var providerName: String { Snapshot.providerName }
 
     /// The current value of a key as `type`: `nil` for a key no definition has (or that has no value); throws
