@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SwitchboardTesting", targets: ["SwitchboardTesting"]),
         .library(name: "SwitchboardPostgres", targets: ["SwitchboardPostgres"]),
         .library(name: "SwitchboardRemote", targets: ["SwitchboardRemote"]),
+        .library(name: "SwitchboardConfiguration", targets: ["SwitchboardConfiguration"]),
         .executable(name: "switchboard", targets: ["SwitchboardCLI"]),
         .plugin(name: "SwitchboardGenerator", targets: ["SwitchboardGeneratorPlugin"]),
     ],
@@ -37,6 +38,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // No traits: the provider needs ConfigReader and ConfigProvider only, not the JSON/YAML file providers,
+        // reloading (swift-metrics, service-lifecycle) or logging, so none of those is built.
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
     ],
     targets: [
         // libyaml, the system library (Debian: libyaml-dev).
@@ -132,6 +136,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // A swift-configuration provider: ConfigReader reads flags and preferences from a board (local or remote).
+        .target(
+            name: "SwitchboardConfiguration",
+            dependencies: ["Switchboard", .product(name: "Configuration", package: "swift-configuration")]
+        ),
         // The `switchboard` command line.
         .executableTarget(
             name: "SwitchboardCLI",
@@ -218,6 +227,13 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ]
+        ),
+        .testTarget(
+            name: "SwitchboardConfigurationTests",
+            dependencies: [
+                "Switchboard", "SwitchboardConfiguration", "SwitchboardTesting", "SwitchboardTestSupport",
+                "SwitchboardRemote", .product(name: "Configuration", package: "swift-configuration"),
             ]
         ),
         .testTarget(

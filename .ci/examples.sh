@@ -4,7 +4,8 @@
 # environment in its run.env (VAR=value lines), and compares the output with its expected-output.txt.
 # An example's executable is named like its folder, unless the example has a ci-run.sh: then that script runs it
 # (given the `switchboard` binary and the example's executable, named in its Package.swift), for examples that
-# need a live server. Exits non-zero when any example fails.
+# need another process beside them: a live server (RemoteClient), a `switchboard set` that a watch must see
+# (ConfigReaderApp). Exits non-zero when any example fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

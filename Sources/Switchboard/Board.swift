@@ -451,7 +451,9 @@ public final class Board: Sendable {
     public final class Subscription: Sendable {
         private let cancellation: Mutex<(@Sendable () -> Void)?>
 
-        init(_ cancel: @escaping @Sendable () -> Void) {
+        /// Creates a registration that runs `cancel` once, when cancelled or released; boards other than ``Board``
+        /// hand out theirs with it.
+        public init(_ cancel: @escaping @Sendable () -> Void) {
             cancellation = Mutex(cancel)
         }
 

@@ -27,6 +27,7 @@ final class RemoteCore: Sendable {
         var lastEventID: String?
         var serverInactivity: Int?
         var subscribers: [Int: AsyncStream<Board.Change>.Continuation] = [:]
+        var snapshotHandlers: [Int: @Sendable (RemoteSnapshot, [String]) -> Void] = [:]
         var nextSubscriber = 0
     }
 
@@ -60,6 +61,20 @@ final class RemoteCore: Sendable {
         return stream
     }
 
+    /// Registers a handler for every snapshot installed from now on, with the keys whose value changed.
+    func subscribeToSnapshots(
+        _ handler: @escaping @Sendable (RemoteSnapshot, [String]) -> Void
+    ) -> Board.Subscription {
+        let id = state.withLock { state in
+            state.nextSubscriber += 1
+            state.snapshotHandlers[state.nextSubscriber] = handler
+            return state.nextSubscriber
+        }
+        return Board.Subscription { [weak self] in
+            _ = self?.state.withLock { $0.snapshotHandlers.removeValue(forKey: id) }
+        }
+    }
+
     func finish() {
         let subscribers = state.withLock { state in
             state.status = .stopped
@@ -72,7 +87,8 @@ final class RemoteCore: Sendable {
     /// Publishes new flags and tells subscribers which values changed.
     private func install(_ flags: [String: RemoteFlag], source: RemoteSnapshot.Source) {
         let old = cell.snapshot
-        cell.replace(with: RemoteSnapshot(flags: flags, source: source))
+        let new = RemoteSnapshot(flags: flags, source: source)
+        cell.replace(with: new)
         var changes: [Board.Change] = []
         for (key, flag) in flags where old.flags[key]?.value != flag.value {
             changes.append(Board.Change(of: key, from: old.flags[key]?.value, to: flag.value))
@@ -82,10 +98,14 @@ final class RemoteCore: Sendable {
         }
         guard !changes.isEmpty else { return }
         changes.sort { $0.key < $1.key }
-        let subscribers = state.withLock { Array($0.subscribers.values) }
+        let (subscribers, handlers) = state.withLock { state in
+            (Array(state.subscribers.values), state.snapshotHandlers.sorted { $0.key < $1.key }.map(\.value))
+        }
         for subscriber in subscribers {
             for change in changes { subscriber.yield(change) }
         }
+        let changedKeys = changes.map(\.key)
+        for handler in handlers { handler(new, changedKeys) }
     }
 
     private func report(_ error: RemoteError, level: Logger.Level = .warning) {

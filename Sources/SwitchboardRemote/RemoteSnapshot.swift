@@ -1,8 +1,9 @@
 import Synchronization
 import Switchboard
 
-/// What a remote board answers from: the flags of one bulk answer, and where they came from.
-final class RemoteSnapshot: Sendable {
+/// What a remote board answers from: the flags of one bulk answer, and where they came from. Immutable; a new
+/// answer replaces it whole.
+public final class RemoteSnapshot: Sendable {
     /// Where the values come from.
     enum Source: Sendable, Hashable {
         /// No values yet: no answer and no cache.
