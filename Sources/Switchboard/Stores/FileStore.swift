@@ -11,7 +11,7 @@ import Darwin
 ///
 /// - A write appends its audit records to `audit.jsonl` with one `write` and one `fdatasync`; that append is the
 ///   write. The state file (`overrides.json`) holds the overrides as of an offset of the log, and readers replay
-///   the complete writes after it (see ``AuditJournal``). A write cut short by a crash is ignored by readers and
+///   the complete writes after it (see `AuditJournal`). A write cut short by a crash is ignored by readers and
 ///   truncated by the next writer.
 /// - Once the log has grown past that offset by the state file's size (at least 64 KiB), the writer compacts:
 ///   the overrides and the log's length go to a temporary file, which is synced, renamed over the state file,
