@@ -66,6 +66,23 @@ public func runProcess(
                          stderr: String(decoding: stderr, as: UTF8.self))
 }
 
+/// Starts a program with ``testEnvironment(_:)`` plus `environment`, its input and output thrown away, and returns
+/// at once: for tests that run processes side by side or kill them midway. Wait for it with
+/// ``waitForExit(_:timeout:file:line:)``.
+public func startProcess(
+    _ executable: URL, _ arguments: [String], environment: [String: String] = [:]
+) throws -> Process {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.environment = testEnvironment(environment)
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    return process
+}
+
 /// Runs the `switchboard` executable SwiftPM built beside the tests, with colour off unless `environment`
 /// says otherwise.
 @discardableResult
@@ -90,15 +107,7 @@ public func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T)
 /// `environment`, its output thrown away, and returns without waiting: for tests that kill a process mid-write or
 /// run several at once. The caller waits for it (``waitForExit(_:timeout:file:line:)``).
 public func startSwitchboard(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
-    let process = Process()
-    process.executableURL = BuildProducts.switchboard
-    process.arguments = arguments
-    process.environment = testEnvironment(environment)
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    return process
+    try startProcess(BuildProducts.switchboard, arguments, environment: environment)
 }
 
 /// The `switchboard` executable beside the tests (every test target depends on it, so SwiftPM builds it).

@@ -3,8 +3,9 @@ import Foundation
 /// Everything a board is built from, resolved once: the definitions (a directory, or text given in code), the
 /// override files in precedence order, the environment of the env layer, and the runtime store.
 ///
-/// `SWITCHBOARD_ENV` and `SWITCHBOARD_STATE` are read here and nowhere else. The CLI, `validate`, the REPL and
-/// the server all open their boards through this type, so they agree on which files and store apply.
+/// `SWITCHBOARD_ENV`, `SWITCHBOARD_STATE` and `SWITCHBOARD_STATE_COMPACTION_BYTES` are read here and nowhere
+/// else. The CLI, `validate`, the REPL and the server all open their boards through this type, so they agree on
+/// which files and store apply.
 public struct BoardInputs: Sendable {
     /// Where the definitions come from.
     public enum Definitions: Sendable {
@@ -53,7 +54,8 @@ public struct BoardInputs: Sendable {
         } else {
             let statePath = options.statePath ?? options.environment["SWITCHBOARD_STATE"]
                 ?? FileStore.defaultPath(flagsDirectory: directory ?? ".")
-            self.store = FileStore(path: statePath)
+            let compaction = options.environment["SWITCHBOARD_STATE_COMPACTION_BYTES"].flatMap { Int($0) }
+            self.store = FileStore(path: statePath, compactionBytes: compaction)
         }
     }
 

@@ -300,12 +300,15 @@ public struct AuditRecord: Sendable, Hashable {
     }
 
     /// The record as one JSON object (the audit log's line, and `log --json`'s element).
-    public var json: String {
+    public var json: String { Value.object(jsonFields).json }
+
+    /// The fields of the record's JSON object.
+    var jsonFields: [String: Value] {
         var object: [String: Value] = ["time": .string(time), "actor": .string(actor), "key": .string(key)]
         object["old"] = old ?? .null
         object["new"] = new ?? .null
         if version > 0 { object["version"] = .int(Int(clamping: version)) }
-        return Value.object(object).json
+        return object
     }
 
     /// Reads a record from a JSON object; `nil` when it is not one.
