@@ -307,11 +307,24 @@ final class LiveSnapshot: Sendable {
         var all = [storeWatch]
         if options.watchDefinitions {
             let task = Task.detached { [weak self] in
+                // What the files looked like at the last poll that found them changed: an editor still writing
+                // (a file saved in two writes, say) changes them again within an interval, and a half-written
+                // file that happens to validate must not be served. A change is loaded once it has held still
+                // for one interval.
+                var settling: [String: FileFingerprint]?
                 while !Task.isCancelled {
                     try? await Task.sleep(for: interval)
                     guard let self else { return }
-                    let fingerprints = self.state.withLock { $0.fingerprints }
-                    if self.inputs.changed(since: fingerprints) { self.reload() }
+                    let loaded = self.state.withLock { $0.fingerprints }
+                    let current = self.inputs.currentFingerprints()
+                    if current == loaded {
+                        settling = nil
+                    } else if current == settling {
+                        settling = nil
+                        self.reload()
+                    } else {
+                        settling = current
+                    }
                 }
             }
             all.append(StoreWatch { task.cancel() })

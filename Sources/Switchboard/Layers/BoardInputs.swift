@@ -94,8 +94,13 @@ public struct BoardInputs: Sendable {
 
     /// Whether any definitions or override file changed, appeared or went away since `fingerprints` were taken.
     public func changed(since fingerprints: [String: FileFingerprint]) -> Bool {
-        let current = self.fingerprints(of: watchedFiles())
-        return current != fingerprints
+        currentFingerprints() != fingerprints
+    }
+
+    /// The fingerprints of every definitions and override file now: compare two to tell whether a file changed
+    /// in between.
+    public func currentFingerprints() -> [String: FileFingerprint] {
+        fingerprints(of: watchedFiles())
     }
 
     /// Every file whose change means a reload: the definitions files and the override files that exist.
