@@ -419,7 +419,8 @@ public final class Board: Sendable {
     public func refreshRuntime() { live.refreshRuntime() }
 
     /// Checks once for changes made elsewhere: definition and override files (when watched), and the runtime
-    /// store. The watcher calls this on every poll; the REPL calls it before each prompt.
+    /// store, loading an edit at once. The REPL calls it before each prompt; the board's own watcher instead loads
+    /// an edit once the files have held still for one poll.
     public func checkForChanges() { live.checkForChanges() }
 
     /// Stops watching for changes (a board stops by itself when it is released).

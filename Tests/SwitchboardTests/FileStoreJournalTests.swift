@@ -143,6 +143,20 @@ struct FileStoreJournalTests {
         #expect(files.bytes(files.log) == log)
     }
 
+    @Test func twoStoresInOneDirectoryKeepJournalsOfTheirOwn() throws {
+        let directory = TemporaryDirectory()
+        let first = FileStore(path: directory.file("state/a.json"))
+        let second = FileStore(path: directory.file("state/b.json"))
+        #expect(first.auditPath != second.auditPath)
+        #expect(FileStore(path: directory.file("state/overrides.json")).auditPath == directory.file("state/audit.jsonl"))
+        try set(first, "app.a", .int(1))
+        try set(second, "app.b", .int(2))
+        try set(first, "app.a", .int(3))
+        #expect(try first.read().entries.mapValues(\.value) == ["app.a": .int(3)])
+        #expect(try second.read().entries.mapValues(\.value) == ["app.b": .int(2)])
+        #expect(try first.read().version == 2)
+    }
+
     @Test func anotherStoreFollowsWritesThroughTheLog() throws {
         let files = Files()
         let writer = files.store()

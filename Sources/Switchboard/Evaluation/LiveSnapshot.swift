@@ -87,7 +87,7 @@ final class LiveSnapshot: Sendable {
     /// - Returns: the store's version after the write.
     func write(_ changes: [OverrideChange], actor: String, condition: WriteCondition?) throws(StoreError) -> UInt64 {
         let write = try store.apply(changes, actor: actor, condition: condition)
-        telemetry.wrote()
+        telemetry.wrote(keys: write.changed.count)
         publishing.withLock { _ in
             let contiguous = state.withLock { state -> Bool in
                 guard write.version == state.storeVersion + 1 else { return write.changed.isEmpty }
@@ -168,11 +168,20 @@ final class LiveSnapshot: Sendable {
     /// errors, the last good ones stay in use and the errors are returned (and kept in ``lastReloadErrors``).
     @discardableResult
     func reload() -> LoadReport {
-        publishing.withLock { _ in reloadLocked() }
+        publishing.withLock { _ in reloadLocked()! }
     }
 
-    private func reloadLocked() -> LoadReport {
+    /// Loads the files the watcher found held still at `settled`, unless they changed again since: then nothing is
+    /// loaded, and the next poll sees the change.
+    private func reloadIfSettled(at settled: [String: FileFingerprint]) {
+        publishing.withLock { _ in _ = reloadLocked(unlessChangedSince: settled) }
+    }
+
+    /// Reloads; with `settled`, returns `nil` and publishes nothing when the files no longer match it after
+    /// reading them (a write landed in between).
+    private func reloadLocked(unlessChangedSince settled: [String: FileFingerprint]? = nil) -> LoadReport? {
         let loaded = inputs.load()
+        if let settled, inputs.currentFingerprints() != settled { return nil }
         if loaded.hasErrors {
             let errors = loaded.diagnostics.filter(\.isError)
             let status = state.withLock { state -> BoardStatus? in
@@ -321,7 +330,7 @@ final class LiveSnapshot: Sendable {
                         settling = nil
                     } else if current == settling {
                         settling = nil
-                        self.reload()
+                        self.reloadIfSettled(at: current)
                     } else {
                         settling = current
                     }

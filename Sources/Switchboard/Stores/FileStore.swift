@@ -30,7 +30,9 @@ public final class FileStore: RuntimeStore {
     public let path: String
     /// The lock file.
     public let lockPath: String
-    /// The audit log (JSON lines), which is also the journal of writes the state file does not hold yet.
+    /// The audit log (JSON lines), which is also the journal of writes the state file does not hold yet:
+    /// `audit.jsonl` beside the default `overrides.json`, and `NAME.audit.jsonl` beside any other `NAME.json`, so
+    /// that two stores in one directory never share a journal.
     public let auditPath: String
     /// How many bytes of log past the state file's offset make a write compact the store; `nil` for the state
     /// file's size, at least 64 KiB, so that a compaction writes at most a byte of state per byte of log and a
@@ -42,9 +44,15 @@ public final class FileStore: RuntimeStore {
     public init(path: String, compactionBytes: Int? = nil) {
         self.path = path
         self.lockPath = path + ".lock"
-        let directory = (path as NSString).deletingLastPathComponent
-        self.auditPath = (directory.isEmpty ? "." : directory) + "/audit.jsonl"
+        self.auditPath = Self.auditPath(forState: path)
         self.compactionBytes = compactionBytes.map { max(0, $0) }
+    }
+
+    /// The audit log's path for a state file's.
+    static func auditPath(forState path: String) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return (directory.isEmpty ? "." : directory) + (name == "overrides" ? "/audit.jsonl" : "/\(name).audit.jsonl")
     }
 
     /// The default store for a definitions directory: `.switchboard/overrides.json` beside it, so a REPL and a

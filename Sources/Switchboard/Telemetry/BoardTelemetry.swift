@@ -65,9 +65,9 @@ final class BoardTelemetry: Sendable {
         }
     }
 
-    /// A runtime write went through.
-    func wrote() {
-        writes.increment()
+    /// A runtime write went through, changing `keys` overrides (none for a write that changed nothing).
+    func wrote(keys: Int) {
+        if keys > 0 { writes.increment(by: keys) }
     }
 
     /// The board's status may have changed: a reload failed or recovered, the store failed or recovered.
@@ -77,7 +77,7 @@ final class BoardTelemetry: Sendable {
             return status
         }
         guard old != new else { return }
-        degraded.record(new.reloadErrors.isEmpty && new.storeProblem == nil ? 0 : 1)
+        degraded.record(new.isDegraded ? 1 : 0)
         if old.reloadErrors != new.reloadErrors {
             if new.reloadErrors.isEmpty {
                 logger.info("definitions reloaded; the earlier errors are fixed")

@@ -18,9 +18,10 @@ struct HealthRoutes {
         }
         router.get("metrics") { _, _ in
             guard let prometheus else {
-                return Response.text("""
-                    this server's metrics go to the process's MetricsSystem, not to a Prometheus registry it serves;                     set ServerConfiguration.prometheus to serve them here
-                    """, status: .notFound)
+                return Response.text(
+                    "this server's metrics go to the process's MetricsSystem, not to a Prometheus registry it "
+                        + "serves; set ServerConfiguration.prometheus to serve them here\n",
+                    status: .notFound)
             }
             return Response.text(prometheus.emitToString(), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
@@ -35,7 +36,7 @@ struct HealthRoutes {
         let errors = board.lastReloadErrors
         let storeProblem = board.storeProblem
         var object: [String: Value] = [
-            "status": errors.isEmpty && storeProblem == nil ? "ok" : "degraded",
+            "status": board.status.isDegraded ? "degraded" : "ok",
             "revision": .int(Int(truncatingIfNeeded: board.revision)),
             "definitions": .int(board.registry.count),
             "lastReloadError": errors.first.map { .string($0.description) } ?? .null,

@@ -56,24 +56,24 @@ final class ChangeFeed: Service, Sendable {
     /// A stream of events from now on; it ends when the client goes away or the server shuts down.
     func subscribe() -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(16))
-        let added: (id: UInt64, count: Int)? = state.withLock { state in
+        // The gauge is set under the lock, so that two streams opening or closing at once record in order.
+        let id: UInt64? = state.withLock { state in
             guard !state.finished else { return nil }
             state.nextSubscriber += 1
             state.subscribers[state.nextSubscriber] = continuation
-            return (state.nextSubscriber, state.subscribers.count)
+            metrics.recordEventStreams(state.subscribers.count)
+            return state.nextSubscriber
         }
-        guard let added else {
+        guard let id else {
             continuation.finish()
             return stream
         }
-        metrics.recordEventStreams(added.count)
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            let count = state.withLock { state in
-                state.subscribers.removeValue(forKey: added.id)
-                return state.subscribers.count
+            state.withLock { state in
+                state.subscribers.removeValue(forKey: id)
+                metrics.recordEventStreams(state.subscribers.count)
             }
-            metrics.recordEventStreams(count)
         }
         return stream
     }
