@@ -31,9 +31,11 @@ import Testing
     @Test func rateLimitedWaitsForRetryAfter() async throws {
         let server = try await MinimalOFREPServer()
         server.serve([("limit", 5)])
-        server.answer(with: .status(429, headers: ["Retry-After": "1"]))
+        // Five seconds: far longer than the 300 ms looked at below, however slowly a loaded machine gets there,
+        // so a second request in that time can only be the client not waiting.
+        server.answer(with: .status(429, headers: ["Retry-After": "5"]))
         let remote = RemoteBoard(try testConfiguration(server.url, poll: .milliseconds(10)))
-        try await waitUntil("told to wait") { remote.lastError == .rateLimited(retryAfter: .seconds(1)) }
+        try await waitUntil("told to wait") { remote.lastError == .rateLimited(retryAfter: .seconds(5)) }
         // Fast polling and a fast backoff would have sent many requests; Retry-After holds them back.
         try await Task.sleep(for: .milliseconds(300))
         #expect(server.requests.count == 1)
