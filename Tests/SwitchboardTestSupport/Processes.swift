@@ -137,3 +137,23 @@ public enum BuildProducts {
         }
     }
 }
+
+/// Runs each piece of a task that prefers it on a thread of its own, outside the shared pool.
+public final class DedicatedThreads: TaskExecutor {
+    /// The one instance; it keeps no state.
+    public static let shared = DedicatedThreads()
+
+    /// Runs the job on a new thread.
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        Thread.detachNewThread { job.runSynchronously(on: executor) }
+    }
+}
+
+/// Runs long blocking work (child processes killed in a loop, say) on a thread of its own, in the calling test's
+/// task, so that `#expect` inside it still reports to the test. Blocking on the shared pool instead holds one of its
+/// few threads (one per core) for the whole test, and two such tests at once stall every other test's waits.
+public func offThePool<T>(_ body: () throws -> T) async throws -> T {
+    try await withTaskExecutorPreference(DedicatedThreads.shared) { try body() }
+}

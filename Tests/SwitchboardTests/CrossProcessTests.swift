@@ -6,43 +6,47 @@ import SwitchboardTestSupport
 /// The store under real concurrent processes: no lost update, no torn file after SIGKILL, changes observed.
 @Suite(.serialized)
 struct CrossProcessTests {
-    @Test func twoProcessesSettingDifferentKeys500TimesLoseNothing() throws {
-        let (directory, flags) = makeProject()
-        let bin = switchboardExecutable.path
-        let loop = { (key: String) in
-            "i=1; while [ $i -le 500 ]; do \(bin) set --flags \(flags) --actor \(key) app.stress.\(key) $i >/dev/null || exit 1; i=$((i+1)); done"
+    @Test func twoProcessesSettingDifferentKeys500TimesLoseNothing() async throws {
+        try await offThePool {
+            let (directory, flags) = makeProject()
+            let bin = switchboardExecutable.path
+            let loop = { (key: String) in
+                "i=1; while [ $i -le 500 ]; do \(bin) set --flags \(flags) --actor \(key) app.stress.\(key) $i >/dev/null || exit 1; i=$((i+1)); done"
+            }
+            // Two writer processes at once (not shell `wait`: it hangs when SIGCHLD handling is inherited oddly).
+            let shell = URL(fileURLWithPath: "/bin/sh")
+            let writers = try ["a", "b"].map { key in try startProcess(shell, ["-c", loop(key)]) }
+            for writer in writers {
+                try waitForExit(writer, timeout: .seconds(600))
+                #expect(writer.terminationStatus == 0)
+            }
+            let board = try openBoard(flags)
+            #expect(board.int("app.stress.a", default: 0) == 500)
+            #expect(board.int("app.stress.b", default: 0) == 500)
+            let log = board.auditLog()
+            #expect(log.count == 1000)
+            for key in ["app.stress.a", "app.stress.b"] {
+                let records = log.filter { $0.key == key }
+                #expect(records.count == 500)
+                // Each write saw the previous one: the store was re-read under the lock.
+                #expect(records.enumerated().allSatisfy { index, record in
+                    record.new == .int(index + 1) && record.old == (index == 0 ? nil : .int(index))
+                })
+            }
+            _ = directory
         }
-        // Two writer processes at once (not shell `wait`: it hangs when SIGCHLD handling is inherited oddly).
-        let shell = URL(fileURLWithPath: "/bin/sh")
-        let writers = try ["a", "b"].map { key in try startProcess(shell, ["-c", loop(key)]) }
-        for writer in writers {
-            try waitForExit(writer, timeout: .seconds(600))
-            #expect(writer.terminationStatus == 0)
-        }
-        let board = try openBoard(flags)
-        #expect(board.int("app.stress.a", default: 0) == 500)
-        #expect(board.int("app.stress.b", default: 0) == 500)
-        let log = board.auditLog()
-        #expect(log.count == 1000)
-        for key in ["app.stress.a", "app.stress.b"] {
-            let records = log.filter { $0.key == key }
-            #expect(records.count == 500)
-            // Each write saw the previous one: the store was re-read under the lock.
-            #expect(records.enumerated().allSatisfy { index, record in
-                record.new == .int(index + 1) && record.old == (index == 0 ? nil : .int(index))
-            })
-        }
-        _ = directory
     }
 
     /// Concurrent `switchboard set` processes SIGKILLed at varying moments of their writes, until 300 were
     /// killed: the store stays whole and agrees with its audit log (see ``WriterKills``).
-    @Test func storeStaysWholeWhileWritersAreKilled() throws {
-        let (directory, flags) = makeProject(definitions: WriterKills.definitions)
-        let result = try WriterKills.run(directory: directory, flags: flags, keys: WriterKills.keys, kills: 300)
-        print("kill test: \(result.kills) writers killed with SIGKILL and \(result.finished) finished, "
-            + "in \(result.rounds) rounds")
-        #expect(result.finished > 0, "no writer ever finished: the rounds are too short to test a finished write")
+    @Test func storeStaysWholeWhileWritersAreKilled() async throws {
+        try await offThePool {
+            let (directory, flags) = makeProject(definitions: WriterKills.definitions)
+            let result = try WriterKills.run(directory: directory, flags: flags, keys: WriterKills.keys, kills: 300)
+            print("kill test: \(result.kills) writers killed with SIGKILL and \(result.finished) finished, "
+                + "in \(result.rounds) rounds")
+            #expect(result.finished > 0, "no writer ever finished: the rounds are too short to test a finished write")
+        }
     }
 
     @Test func changesDeliversAChangeMadeByAnotherProcess() async throws {
