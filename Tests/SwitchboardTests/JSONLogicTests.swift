@@ -333,11 +333,13 @@ struct JSONLogicTests {
         let examples: [(String, Double)] = [
             ("", 0), ("  12  ", 12), ("1e3", 1000), ("-.5", -0.5), ("5.", 5), ("0x1F", 31), ("+4", 4),
             ("Infinity", .infinity), ("-Infinity", -.infinity),
+            // Trimmed text keeps its indices: a prefix after whitespace was once read from the untrimmed start.
+            ("  0x1F  ", 31), ("\t0b101\n", 5), (" 0o17", 15), ("  007 ", 7),
         ]
         for (text, number) in examples {
             #expect(JS.stringToNumber(text) == number, "\(text)")
         }
-        for text in ["abc", "1 2", "0x", "1e", "inf", "nan", "--1", "0x1.8p1"] {
+        for text in ["abc", "1 2", "0x", "1e", "inf", "nan", "--1", "0x1.8p1", "   0    e.", "  0xZ "] {
             #expect(JS.stringToNumber(text).isNaN, "\(text)")
         }
         #expect(JS.parseFloat("3.5kg") == 3.5)

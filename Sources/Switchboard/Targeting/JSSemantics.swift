@@ -56,8 +56,10 @@ enum JS {
     static func stringToNumber(_ text: String) -> Double {
         let bytes = trimmed(Array(text.utf8))
         if bytes.isEmpty { return 0 }
-        if bytes.count > 2 && bytes[0] == UInt8(ascii: "0") {
-            let radix: Int? = switch bytes[1] | 0x20 {
+        // The slice keeps the indices of the untrimmed text: offsets count from its start, never from 0.
+        let start = bytes.startIndex
+        if bytes.count > 2 && bytes[start] == UInt8(ascii: "0") {
+            let radix: Int? = switch bytes[start + 1] | 0x20 {
             case UInt8(ascii: "x"): 16
             case UInt8(ascii: "o"): 8
             case UInt8(ascii: "b"): 2
@@ -65,7 +67,7 @@ enum JS {
             }
             if let radix {
                 var value = 0.0
-                for byte in bytes[2...] {
+                for byte in bytes[(start + 2)...] {
                     guard let digit = digitValue(byte), digit < radix else { return .nan }
                     value = value * Double(radix) + Double(digit)
                 }
