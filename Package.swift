@@ -49,14 +49,17 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
+        // The one lock every module uses (a pthread mutex, which ThreadSanitizer sees; see Locked.swift).
+        .target(name: "Locking"),
         // A YAML node tree with source positions, built on libyaml's event API. Knows nothing about flags.
-        .target(name: "YAML", dependencies: ["CLibYAML"]),
+        .target(name: "YAML", dependencies: ["CLibYAML", "Locking"]),
         // Definitions, registry, layers, evaluation and the typed lookup API.
         // It reports through the ecosystem's APIs: swift-log, swift-metrics and swift-distributed-tracing.
         .target(
             name: "Switchboard",
             dependencies: [
                 "YAML",
+                "Locking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
@@ -67,6 +70,7 @@ let package = Package(
             name: "SwitchboardPostgres",
             dependencies: [
                 "Switchboard",
+                "Locking",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -79,6 +83,7 @@ let package = Package(
             name: "SwitchboardTesting",
             dependencies: [
                 "Switchboard",
+                "Locking",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
@@ -88,7 +93,7 @@ let package = Package(
         // What the command line and the REPL share on a terminal: colours, diagnostics, tables, glob patterns.
         .target(name: "SwitchboardConsole", dependencies: ["Switchboard"]),
         // The debug REPL: sessions that run one command line each, Tab completion, and the interactive loop.
-        .target(name: "SwitchboardREPL", dependencies: ["Switchboard", "YAML", "LineEditor", "SwitchboardConsole"]),
+        .target(name: "SwitchboardREPL", dependencies: ["Switchboard", "YAML", "Locking", "LineEditor", "SwitchboardConsole"]),
         // Typed accessors: Swift source with one FlagKey per definition (`switchboard generate`).
         .target(name: "SwitchboardCodegen", dependencies: ["Switchboard", "YAML"]),
         // `generate` as a command, shared by `switchboard generate` and the build plugin's tool.
@@ -113,6 +118,7 @@ let package = Package(
             name: "SwitchboardServer",
             dependencies: [
                 "Switchboard",
+                "Locking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -130,6 +136,7 @@ let package = Package(
             name: "SwitchboardRemote",
             dependencies: [
                 "Switchboard",
+                "Locking",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -139,7 +146,7 @@ let package = Package(
         // A swift-configuration provider: ConfigReader reads flags and preferences from a board (local or remote).
         .target(
             name: "SwitchboardConfiguration",
-            dependencies: ["Switchboard", .product(name: "Configuration", package: "swift-configuration")]
+            dependencies: ["Switchboard", "Locking", .product(name: "Configuration", package: "swift-configuration")]
         ),
         // The `switchboard` command line.
         .executableTarget(
@@ -163,13 +170,13 @@ let package = Package(
         ),
         // What every test target shares: temporary folders, child processes with a clean environment, waits
         // with deadlines. Not a product; tests only.
-        .target(name: "SwitchboardTestSupport", path: "Tests/SwitchboardTestSupport"),
+        .target(name: "SwitchboardTestSupport", dependencies: ["Locking"], path: "Tests/SwitchboardTestSupport"),
         .testTarget(
-            name: "YAMLTests", dependencies: ["YAML", "SwitchboardTestSupport"], resources: [.copy("Fixtures")]
+            name: "YAMLTests", dependencies: ["YAML", "Locking", "SwitchboardTestSupport"], resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "SwitchboardTests",
-            dependencies: ["Switchboard", "SwitchboardCLI", "SwitchboardTestSupport"],
+            dependencies: ["Switchboard", "SwitchboardCLI", "SwitchboardTestSupport", "Locking"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "SwitchboardTestSupport"]),
@@ -180,7 +187,7 @@ let package = Package(
         .testTarget(
             name: "SwitchboardPostgresTests",
             dependencies: [
-                "Switchboard", "SwitchboardPostgres", "SwitchboardTestSupport", "SwitchboardCLI",
+                "Switchboard", "SwitchboardPostgres", "SwitchboardTestSupport", "SwitchboardCLI", "Locking",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -203,7 +210,7 @@ let package = Package(
         .testTarget(
             name: "SwitchboardRemoteTests",
             dependencies: [
-                "Switchboard", "SwitchboardRemote", "SwitchboardServer", "SwitchboardTestSupport",
+                "Switchboard", "SwitchboardRemote", "SwitchboardServer", "SwitchboardTestSupport", "Locking",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -215,7 +222,7 @@ let package = Package(
         .testTarget(
             name: "SwitchboardTelemetryTests",
             dependencies: [
-                "Switchboard", "SwitchboardServer", "SwitchboardTesting", "SwitchboardTestSupport", "SwitchboardCLI",
+                "Switchboard", "SwitchboardServer", "SwitchboardTesting", "SwitchboardTestSupport", "SwitchboardCLI", "Locking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -233,7 +240,7 @@ let package = Package(
             name: "SwitchboardConfigurationTests",
             dependencies: [
                 "Switchboard", "SwitchboardConfiguration", "SwitchboardTesting", "SwitchboardTestSupport",
-                "SwitchboardRemote", .product(name: "Configuration", package: "swift-configuration"),
+                "SwitchboardRemote", "Locking", .product(name: "Configuration", package: "swift-configuration"),
             ]
         ),
         .testTarget(

@@ -1,7 +1,7 @@
 import CoreMetrics
 import Foundation
+import Locking
 import Logging
-import Synchronization
 import YAML
 
 /// The facade a program creates once and shares: definitions plus their override layers, answering typed
@@ -450,12 +450,12 @@ public final class Board: Sendable {
 
     /// A registration of ``subscribe(_:)``; cancelling or releasing it ends the deliveries.
     public final class Subscription: Sendable {
-        private let cancellation: Mutex<(@Sendable () -> Void)?>
+        private let cancellation: Locked<(@Sendable () -> Void)?>
 
         /// Creates a registration that runs `cancel` once, when cancelled or released; boards other than ``Board``
         /// hand out theirs with it.
         public init(_ cancel: @escaping @Sendable () -> Void) {
-            cancellation = Mutex(cancel)
+            cancellation = Locked(cancel)
         }
 
         /// Ends the deliveries.

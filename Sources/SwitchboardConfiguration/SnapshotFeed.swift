@@ -1,5 +1,5 @@
+import Locking
 import Switchboard
-import Synchronization
 
 /// One watcher's stream, fed with board snapshots: each snapshot offered is read, and what was read is passed on
 /// when it differs from what was last passed on. The first offer always passes.
@@ -8,7 +8,7 @@ final class SnapshotFeed<Reading: Equatable & Sendable, Element: Sendable>: Send
     let updates: AsyncStream<Element>
     private let continuation: AsyncStream<Element>.Continuation
     private let read: @Sendable (any ValueSnapshot) -> (Reading, Element)
-    private let last = Mutex<Reading?>(nil)
+    private let last = Locked<Reading?>(nil)
 
     /// Creates a feed that turns a snapshot into what it compares (`Reading`) and what it passes on (`Element`).
     init(read: @escaping @Sendable (any ValueSnapshot) -> (Reading, Element)) {

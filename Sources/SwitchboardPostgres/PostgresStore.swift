@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Logging
 import NIOCore
 import NIOPosix
@@ -93,7 +94,7 @@ public final class PostgresStore: RuntimeStore {
     public let pollInterval: Duration
     private let group: MultiThreadedEventLoopGroup
     private let logger: Logger
-    private let connection = Mutex<PostgresConnection?>(nil)
+    private let connection = Locked<PostgresConnection?>(nil)
     /// Set when the watch reconnects: the next `changes(since:)` answers `nil`, so the board reads everything
     /// (notifications are not kept while a listener is away).
     private let readEverything = Atomic<Bool>(false)

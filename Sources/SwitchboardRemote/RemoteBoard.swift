@@ -1,6 +1,6 @@
+import Locking
 import Logging
 import Switchboard
-import Synchronization
 
 /// Flags from any OFREP server, answered from memory: the typed lookups of ``Board`` for one evaluation context,
 /// kept current over the server's event stream (or by polling), and an offline start from the last good answer.
@@ -37,7 +37,7 @@ public final class RemoteBoard: FlagReader {
     /// The configuration the board was made with (its context is the first one).
     public let configuration: RemoteConfiguration
     let core: RemoteCore
-    private let task: Mutex<Task<Void, Never>?>
+    private let task: Locked<Task<Void, Never>?>
 
     /// Makes a board and starts fetching in the background. The cached answer for the configured context, when
     /// there is one, is in service before this returns.
@@ -54,7 +54,7 @@ public final class RemoteBoard: FlagReader {
         core = RemoteCore(configuration: configuration, transport: transport, logger: logger)
         core.loadCache(for: configuration.context)
         let core = core
-        task = Mutex(Task { await core.run() })
+        task = Locked(Task { await core.run() })
     }
 
     deinit {

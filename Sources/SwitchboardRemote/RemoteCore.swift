@@ -1,7 +1,7 @@
 import Foundation
+import Locking
 import Logging
 import Switchboard
-import Synchronization
 
 /// The moving parts behind a ``RemoteBoard``: the snapshot, the fetch loop, the event stream and the cache.
 final class RemoteCore: Sendable {
@@ -31,14 +31,14 @@ final class RemoteCore: Sendable {
         var nextSubscriber = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(configuration: RemoteConfiguration, transport: any RemoteTransport, logger: Logger) {
         self.configuration = configuration
         self.transport = transport
         self.logger = logger
         cache = configuration.cacheDirectory.map(RemoteCache.init(directory:))
-        state = Mutex(State(context: configuration.context))
+        state = Locked(State(context: configuration.context))
     }
 
     var context: EvaluationContext { state.withLock { $0.context } }
@@ -213,7 +213,7 @@ final class RemoteCore: Sendable {
         }
     }
 
-    private let streams = Mutex<[String]>([])
+    private let streams = Locked<[String]>([])
 
     private func currentStreams() -> [String] { streams.withLock { $0 } }
 

@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 import Switchboard
 
@@ -51,7 +52,7 @@ public final class RemoteSnapshot: Sendable {
 /// released.
 final class RemoteSnapshotCell: Sendable {
     private let current: Atomic<UInt>
-    private let retired = Mutex<[(address: UInt, time: ContinuousClock.Instant)]>([])
+    private let retired = Locked<[(address: UInt, time: ContinuousClock.Instant)]>([])
     static let gracePeriod = Duration.seconds(60)
 
     init(_ snapshot: RemoteSnapshot) {
@@ -103,7 +104,7 @@ final class Wakeup: Sendable {
         var waiter: CheckedContinuation<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Wakes the waiter, or the next one to wait.
     func signal() {

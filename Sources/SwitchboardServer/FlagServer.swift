@@ -1,9 +1,9 @@
 import Hummingbird
+import Locking
 import Logging
 import NIOCore
 import ServiceLifecycle
 import Switchboard
-import Synchronization
 import Tracing
 import UnixSignals
 
@@ -29,7 +29,7 @@ public final class FlagServer: Sendable {
     let logger: Logger
     let metrics: ServerMetrics
     let feed: ChangeFeed
-    private let lifecycle = Mutex(Lifecycle())
+    private let lifecycle = Locked(Lifecycle())
 
     private struct Lifecycle {
         var group: ServiceGroup?

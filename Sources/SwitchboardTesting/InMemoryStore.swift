@@ -1,5 +1,5 @@
+import Locking
 import Switchboard
-import Synchronization
 
 /// A ``RuntimeStore`` in memory, for tests: the same versions, compare-and-set and audit records as the file
 /// store, with nothing on disk. Boards that share one instance see each other's writes at once, as replicas
@@ -14,7 +14,7 @@ public final class InMemoryStore: RuntimeStore {
         var failure: StoreError?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let clock: ManualClock
 
     /// An empty store whose records take their times from `clock`.

@@ -1,15 +1,15 @@
 import Foundation
+import Locking
 import Switchboard
-import Synchronization
 
 /// A clock that moves only when a test moves it: the times an ``InMemoryStore`` records come from it, so audit
 /// records and `explain` output are the same on every run.
 public final class ManualClock: Sendable {
-    private let now: Mutex<Date>
+    private let now: Locked<Date>
 
     /// A clock at a given time (by default 2026-01-01T00:00:00Z).
     public init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
-        now = Mutex(start)
+        now = Locked(start)
     }
 
     /// The current time.

@@ -1,6 +1,6 @@
 import CLibYAML
 import Dispatch
-import Synchronization
+import Locking
 
 extension YAMLParser {
     /// Which top-level mappings to split into independent entries, and who receives them.
@@ -150,7 +150,7 @@ private final class SplitPool: Sendable {
         var problems: [YAMLProblem] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// One signal per batch sent, plus one per consumer when the pool closes.
     private let available = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)

@@ -1,14 +1,14 @@
 import Configuration
+import Locking
 import Switchboard
 import SwitchboardConfiguration
 import SwitchboardRemote
 import SwitchboardTestSupport
-import Synchronization
 import Testing
 
 /// A transport whose every fetch answers the flags the test last gave it.
 final class FlagsTransport: RemoteTransport {
-    private let body = Mutex("")
+    private let body = Locked("")
 
     init(_ flags: String) {
         answer(flags)

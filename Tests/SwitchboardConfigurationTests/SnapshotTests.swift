@@ -1,4 +1,5 @@
 import Configuration
+import Locking
 import Switchboard
 import SwitchboardConfiguration
 import SwitchboardTestSupport

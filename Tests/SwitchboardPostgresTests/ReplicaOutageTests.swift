@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Switchboard
 import SwitchboardPostgres
 import SwitchboardTestSupport

@@ -1,12 +1,12 @@
+import Locking
 import Switchboard
 import SwitchboardRemote
-import Synchronization
 import SwitchboardTestSupport
 import Testing
 
 /// A scripted transport: every fetch answers the same flags and advertises a stream the test writes SSE text to.
 final class ScriptedTransport: RemoteTransport {
-    private let state = Mutex<(fetches: Int, streams: Int, closed: Bool)>((0, 0, false))
+    private let state = Locked<(fetches: Int, streams: Int, closed: Bool)>((0, 0, false))
     let (events, writer) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
 
     init() {

@@ -1,13 +1,13 @@
+import Locking
 import Switchboard
 import SwitchboardRemote
-import Synchronization
 import SwitchboardTestSupport
 import Testing
 
 /// A transport that records every request and response, around the real one.
 final class RecordingTransport: RemoteTransport {
     let inner = HTTPClientTransport()
-    let log = Mutex<[(request: RemoteRequest, status: Int, etag: String?)]>([])
+    let log = Locked<[(request: RemoteRequest, status: Int, etag: String?)]>([])
 
     func send(_ request: RemoteRequest) async throws -> RemoteResponse {
         let response = try await inner.send(request)

@@ -1,8 +1,8 @@
 import HTTPTypes
 import Hummingbird
+import Locking
 import NIOCore
 import Switchboard
-import Synchronization
 
 /// An OFREP server written from the specification alone, independent of `switchboard serve`: bulk evaluation
 /// only (`POST /ofrep/v1/evaluate/flags`), no event stream, no `ETag`. Tests set its flags and how it answers.
@@ -24,8 +24,8 @@ final class MinimalOFREPServer: Sendable {
         var requests: [[String: String]] = []
     }
 
-    private let state = Mutex(State())
-    private let task: Mutex<Task<Void, any Error>?> = Mutex(nil)
+    private let state = Locked(State())
+    private let task: Locked<Task<Void, any Error>?> = Locked(nil)
     /// The port it listens on.
     let port: Int
     /// The API key it demands in `X-API-Key`, when set.
@@ -35,7 +35,7 @@ final class MinimalOFREPServer: Sendable {
         self.apiKey = apiKey
         let router = Router()
         let (stream, continuation) = AsyncStream<Int>.makeStream()
-        let box = Mutex<MinimalOFREPServer?>(nil)
+        let box = Locked<MinimalOFREPServer?>(nil)
         router.post("ofrep/v1/evaluate/flags") { request, _ -> Response in
             guard let server = box.withLock({ $0 }) else { return Response(status: .serviceUnavailable) }
             return server.answer(request)

@@ -2,11 +2,11 @@
 import AsyncHTTPClient
 import Foundation
 import Hummingbird
+import Locking
 import Logging
 import NIOCore
 import NIOHTTP1
 import SwitchboardTestSupport
-import Synchronization
 import Testing
 
 /// `switchboard serve` with `OTEL_EXPORTER_OTLP_ENDPOINT` exports its spans, with their
@@ -14,8 +14,8 @@ import Testing
 @Suite struct OTLPExportTests {
     /// An OTLP/HTTP collector on a free loopback port that keeps every request body by path.
     final class Receiver: Sendable {
-        private let received = Mutex<[(path: String, body: [UInt8])]>([])
-        private let task = Mutex<Task<Void, any Error>?>(nil)
+        private let received = Locked<[(path: String, body: [UInt8])]>([])
+        private let task = Locked<Task<Void, any Error>?>(nil)
 
         /// Starts it and returns its port.
         func start() async throws -> Int {
@@ -28,7 +28,7 @@ import Testing
                     return Response(status: .ok, headers: [.contentType: "application/x-protobuf"])
                 }
             }
-            let port = Mutex<Int?>(nil)
+            let port = Locked<Int?>(nil)
             let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                                   onServerRunning: { channel in port.withLock { $0 = channel.localAddress?.port } },
                                   logger: Logger(label: "otlp-receiver") { _ in SwiftLogNoOpLogHandler() })

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// A `switchboard serve` child process listening on a free loopback port, logging to a file. Stop it with
 /// ``stop()``; it is also stopped when released. Sendable: the process is only touched under a lock.

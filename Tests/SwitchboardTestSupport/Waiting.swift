@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -111,24 +112,5 @@ public final class AsyncCollector<Element: Sendable>: Sendable {
         try await waitUntil(what, timeout: timeout, file: file, line: line) { elements.count > index }
         consumed.withLock { $0 = index + 1 }
         return elements[index]
-    }
-}
-
-/// A value behind a lock, shared between threads. `NSLock` rather than `Mutex`: ThreadSanitizer reports
-/// `Mutex.withLock` on a class's stored property, used from two threads, as a Swift access race.
-public final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    /// Wraps `value`.
-    public init(_ value: Value) {
-        self.value = value
-    }
-
-    /// Runs `body` with the value, holding the lock.
-    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Switchboard
+import Locking
 import Synchronization
 import SwitchboardTestSupport
 import Testing
@@ -79,7 +80,7 @@ import Testing
         publish(1)
         let paused = DispatchSemaphore(value: 0)
         let resume = DispatchSemaphore(value: 0)
-        let seen = Mutex<(Value?, Value?)>((nil, nil))
+        let seen = Locked<(Value?, Value?)>((nil, nil))
         let reader = Thread {
             cell.read { snapshot in
                 let before = snapshot.value(at: a, context: .empty)

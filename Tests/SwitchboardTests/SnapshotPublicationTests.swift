@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 @testable import Switchboard
+import Locking
 import SwitchboardTestSupport
 import Testing
 
@@ -90,7 +90,7 @@ import Testing
     @Test func anEditOfOnlyTargetingIsAChange() throws {
         let (directory, flags) = makeProject(definitions: Self.definitions)
         let board = try openBoard(flags)
-        let seen = Mutex<[Board.Change]>([])
+        let seen = Locked<[Board.Change]>([])
         let subscription = board.subscribe { event in
             if case .published(let publication) = event { seen.withLock { $0 += publication.changes } }
         }
@@ -111,7 +111,7 @@ import Testing
         let (directory, flags) = makeProject(definitions: Self.definitions)
         _ = directory
         let board = try openBoard(flags)
-        let seen = Mutex<[Board.Change]>([])
+        let seen = Locked<[Board.Change]>([])
         let subscription = board.subscribe { event in
             if case .published(let publication) = event { seen.withLock { $0 += publication.changes } }
         }

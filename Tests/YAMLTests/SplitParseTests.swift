@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 import Testing
 
 @testable import YAML
@@ -72,7 +72,7 @@ struct SplitParseTests {
         _ text: String, bothWorkers: Bool = false, sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) throws {
         let whole = YAMLParser.parse(Array(text.utf8), file: "big.yaml")
-        let took = Mutex<Set<Int>>([])
+        let took = Locked<Set<Int>>([])
         let parsed = splitParse(text, bothWorkers: bothWorkers) { workers in took.withLock { $0 = workers } }
         let split = try #require(parsed, sourceLocation: sourceLocation)
         if bothWorkers {

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 import YAML
 
 /// Reads a large definitions file on two cores: while libyaml scans on the calling thread, the entries of
@@ -66,7 +66,7 @@ enum DefinitionPipeline {
 
     /// The namespace of each split top-level key's entries: set on the parsing thread, read on both.
     private final class Namespaces: Sendable {
-        let byKey = Mutex<[String: String?]>([:])
+        let byKey = Locked<[String: String?]>([:])
     }
 
     /// One parser per worker thread, and what each entry gave.

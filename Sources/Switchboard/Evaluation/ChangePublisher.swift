@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// What a board tells its subscribers.
 public enum BoardEvent: Sendable {
@@ -89,7 +89,7 @@ final class ChangePublisher: Sendable {
         var next: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Registers a handler; returns its id for ``unsubscribe(_:)``.
     func subscribe(_ handler: @escaping Handler) -> UInt64 {

@@ -1,5 +1,5 @@
 import CoreMetrics
-import Synchronization
+import Locking
 
 /// The snapshot in service and everything that keeps it current: it loads the board's inputs, writes runtime
 /// overrides to the store, reloads definitions and override files when they change, catches up with the store
@@ -15,10 +15,10 @@ final class LiveSnapshot: Sendable {
     private let publisher = ChangePublisher()
     /// What the board logs and counts.
     let telemetry: BoardTelemetry
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Serializes publications, so snapshots are built from the latest state and published in revision order.
-    private let publishing = Mutex(())
-    private let watches = Mutex<[StoreWatch]>([])
+    private let publishing = Locked(())
+    private let watches = Locked<[StoreWatch]>([])
 
     private struct State {
         /// Every stored override, as last read or written; mutated in place, so a write costs what it changes.
@@ -56,7 +56,7 @@ final class LiveSnapshot: Sendable {
         self.cell = SnapshotCell(snapshot)
         telemetry = BoardTelemetry(logger: options.logger, factory: options.metricsFactory ?? MetricsSystem.factory)
         telemetry.started(snapshot, status: state.status)
-        self.state = Mutex(state)
+        self.state = Locked(state)
         if let interval = options.pollInterval { startWatching(every: interval) }
     }
 

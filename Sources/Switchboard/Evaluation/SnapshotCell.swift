@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -25,13 +26,13 @@ final class SnapshotCell: Sendable {
     /// The number of the current publication; a reader's cached snapshot is current when its number matches.
     private let publication = Atomic<UInt64>(1)
     /// The current snapshot and its publication number, changed and copied under the lock.
-    private let current: Mutex<(snapshot: Snapshot, publication: UInt64)>
+    private let current: Locked<(snapshot: Snapshot, publication: UInt64)>
 
     private static let identities = Atomic<UInt64>(0)
 
     init(_ snapshot: Snapshot) {
         identity = Self.identities.add(1, ordering: .relaxed).newValue
-        current = Mutex((snapshot, 1))
+        current = Locked((snapshot, 1))
     }
 
     /// Runs `body` with the current snapshot. Lock-free and allocation-free once the calling thread has read this

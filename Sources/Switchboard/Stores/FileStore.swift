@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -38,7 +39,7 @@ public final class FileStore: RuntimeStore {
     /// file's size, at least 64 KiB, so that a compaction writes at most a byte of state per byte of log and a
     /// reader replays at most as much log as it reads state.
     public let compactionBytes: Int?
-    private let inProcess = Mutex(())
+    private let inProcess = Locked(())
 
     /// Creates a store at a path; nothing is created on disk until the first write.
     public init(path: String, compactionBytes: Int? = nil) {
@@ -94,7 +95,7 @@ public final class FileStore: RuntimeStore {
 
     /// The last reading: a read of unchanged files costs two `stat`s, and a read after writes elsewhere parses
     /// only what they appended.
-    private let cache = Mutex<Reading?>(nil)
+    private let cache = Locked<Reading?>(nil)
     private static let recentLength = 64
     private static let minimumCompactionBytes = 65_536
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A regular expression compiled once, for `pattern` constraints and the `matches` rule operator.
 ///
@@ -11,7 +11,7 @@ struct RegularExpression: @unchecked Sendable {
     let pattern: String
 
     /// Compiled patterns by text: definitions files repeat the same few patterns, and ICU compilation is slow.
-    private static let cache = Mutex<[String: RegularExpression]>([:])
+    private static let cache = Locked<[String: RegularExpression]>([:])
 
     /// Compiles a pattern (or reuses its earlier compilation); `nil` when it is invalid.
     init?(_ pattern: String) {

@@ -1,6 +1,6 @@
 import CoreMetrics
+import Locking
 import Logging
-import Synchronization
 
 /// What a board reports on its own, through swift-log and swift-metrics: every new revision, runtime write,
 /// failed reload, skipped override value and store outage. ``LiveSnapshot`` tells it what happened; it decides
@@ -25,7 +25,7 @@ final class BoardTelemetry: Sendable {
     private let revision: Gauge
     private let definitions: Gauge
     private let degraded: Gauge
-    private let status = Mutex(BoardStatus())
+    private let status = Locked(BoardStatus())
 
     init(logger: Logger, factory: any MetricsFactory) {
         self.logger = logger

@@ -1,6 +1,6 @@
+import Locking
 import Switchboard
 import SwitchboardConsole
-import Synchronization
 
 /// A resolved value that changed since the REPL last looked.
 struct ValueChange: Sendable, Equatable {
@@ -30,8 +30,8 @@ struct ChangeTracker {
 
     /// The keys publications named since the last look, in order, filled by the board's subscription.
     private final class Pending: Sendable {
-        let keys = Mutex<[String]>([])
-        let subscription = Mutex<Board.Subscription?>(nil)
+        let keys = Locked<[String]>([])
+        let subscription = Locked<Board.Subscription?>(nil)
     }
 
     private var seen: [String: Seen] = [:]

@@ -1,5 +1,5 @@
+import Locking
 import Switchboard
-import Synchronization
 
 /// The bulk evaluation's `ETag` without evaluating anything: the server instance, the snapshot's revision and a
 /// digest of the request body, so a matching `If-None-Match` is answered 304 at the cost of hashing the body.
@@ -40,7 +40,7 @@ struct BulkEntityTag {
 
 /// Whether a snapshot has a rule that can read the clock, worked out once per revision.
 final class ClockDependence: Sendable {
-    private let cached = Mutex<(revision: UInt64, readsClock: Bool)?>(nil)
+    private let cached = Locked<(revision: UInt64, readsClock: Bool)?>(nil)
 
     /// Whether any definition of the snapshot has targeting that can read the clock.
     func readsClock(_ snapshot: Snapshot) -> Bool {

@@ -1,6 +1,6 @@
+import Locking
 import Metrics
 import Switchboard
-import Synchronization
 
 /// The server's counters, through swift-metrics: into the board's ``Board/metricsFactory`` — the process's
 /// `MetricsSystem` unless the board was given another — next to the board's own (reloads, writes, outages).
@@ -31,8 +31,8 @@ final class ServerMetrics: Sendable {
     private let factory: any MetricsFactory
     private let evaluations: [Counter]
     private let errors: [Counter]
-    private let requests = Mutex<[Int: Counter]>([:])
-    private let keyed = Mutex(KeyedCounters())
+    private let requests = Locked<[Int: Counter]>([:])
+    private let keyed = Locked(KeyedCounters())
     /// The OFREP latency of a single evaluation, and of a bulk one.
     let singleLatency: CoreMetrics.Timer
     let bulkLatency: CoreMetrics.Timer

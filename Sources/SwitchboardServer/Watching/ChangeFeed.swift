@@ -1,8 +1,8 @@
 import Foundation
+import Locking
 import Logging
 import ServiceLifecycle
 import Switchboard
-import Synchronization
 
 /// Turns the board's publications into event-stream notices.
 ///
@@ -31,15 +31,15 @@ final class ChangeFeed: Service, Sendable {
     private let metrics: ServerMetrics
     private let logger: Logger
     private let heartbeat: Duration
-    private let state: Mutex<State>
-    private let subscription = Mutex<Board.Subscription?>(nil)
+    private let state: Locked<State>
+    private let subscription = Locked<Board.Subscription?>(nil)
 
     init(board: Board, metrics: ServerMetrics, logger: Logger, heartbeat: Duration) {
         self.board = board
         self.metrics = metrics
         self.logger = logger
         self.heartbeat = heartbeat
-        state = Mutex(State(revision: board.revision, lastModified: Int(Date().timeIntervalSince1970)))
+        state = Locked(State(revision: board.revision, lastModified: Int(Date().timeIntervalSince1970)))
         let subscription = board.subscribe { [weak self] event in self?.handle(event) }
         self.subscription.withLock { $0 = subscription }
     }

@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A value only one thread at a time may use: ``withLock(_:)`` runs its closure with the value while holding a
+/// `pthread_mutex_t`.
+///
+/// Switchboard's one lock, used where `Synchronization.Mutex` would otherwise be. On Linux, Swift 6.3's `Mutex`
+/// locks with atomics and futex calls that ThreadSanitizer does not see, so TSan reports every access made under
+/// it as a data race, and a real race could not be told from those. The sanitizers intercept pthread mutexes, so
+/// with this lock `scripts/sanitizers.sh thread` reports only real races. Uncontended, locking costs the same as
+/// `Mutex` (one atomic exchange to lock and one to unlock); no lookup on the hot path takes a lock.
+///
+/// Like `Mutex`, the value is transferred in with `sending` and results leave with `sending`, so a lock never
+/// shares a non-`Sendable` value between isolation domains.
+public final class Locked<Value: ~Copyable>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private var value: Value
+
+    /// A lock over `initialValue`.
+    public init(_ initialValue: consuming sending Value) {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        let status = pthread_mutex_init(mutex, nil)
+        precondition(status == 0, "pthread_mutex_init failed with \(status)")
+        value = initialValue
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Runs `body` with exclusive access to the value and returns what it returns. Not reentrant: calling
+    /// `withLock` on the same lock inside `body` deadlocks, as with `Mutex`.
+    public func withLock<Result: ~Copyable, Failure: Error>(
+        _ body: (inout sending Value) throws(Failure) -> sending Result
+    ) throws(Failure) -> sending Result {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&value)
+    }
+}
