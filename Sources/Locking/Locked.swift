@@ -19,7 +19,11 @@ import Darwin
 /// shares a non-`Sendable` value between isolation domains.
 public final class Locked<Value: ~Copyable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    // Behind a pointer, not a stored property: a stored `var` gets Swift's dynamic exclusivity checks, which
+    // ThreadSanitizer reports as accesses of their own, and for a zero-sized value (`Locked(())`) at the
+    // object's own address, which every caller reads unlocked. Plain memory behind a pointer is checked as
+    // plain memory, guarded by the mutex.
+    private let storage: UnsafeMutablePointer<Value>
 
     /// A lock over `initialValue`.
     public init(_ initialValue: consuming sending Value) {
@@ -27,10 +31,13 @@ public final class Locked<Value: ~Copyable>: @unchecked Sendable {
         mutex.initialize(to: pthread_mutex_t())
         let status = pthread_mutex_init(mutex, nil)
         precondition(status == 0, "pthread_mutex_init failed with \(status)")
-        value = initialValue
+        storage = .allocate(capacity: 1)
+        storage.initialize(to: initialValue)
     }
 
     deinit {
+        storage.deinitialize(count: 1)
+        storage.deallocate()
         pthread_mutex_destroy(mutex)
         mutex.deallocate()
     }
@@ -42,6 +49,6 @@ public final class Locked<Value: ~Copyable>: @unchecked Sendable {
     ) throws(Failure) -> sending Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return try body(&value)
+        return try body(&storage.pointee)
     }
 }

@@ -347,7 +347,7 @@ final class RemoteCore: Sendable {
                 while !Task.isCancelled {
                     await self.refetch.wait()
                     if Task.isCancelled { break }
-                    if await self.fetch(unconditional: false) == .fatal { return .fatal }
+                    if await self.fetchUntilAnswered() == .fatal { return .fatal }
                 }
                 return .cancelled
             }
@@ -355,6 +355,26 @@ final class RemoteCore: Sendable {
             let first = await group.next() ?? .cancelled
             group.cancelAll()
             return first
+        }
+    }
+
+    /// A refetch asked for by the stream, repeated until the server answers: the event that asked for it is not
+    /// sent again, so a fetch that timed out or failed and was dropped would lose the change until the next one.
+    /// Failures back off as the main loop's do; a 429 waits its `Retry-After`; a signal during a wait retries at once.
+    private func fetchUntilAnswered() async -> FetchOutcome {
+        var attempt = 0
+        while true {
+            let outcome = await fetch(unconditional: false)
+            switch outcome {
+            case .failed:
+                attempt += 1
+                _ = await refetch.wait(for: configuration.backoff.delay(attempt: attempt))
+            case .retryAfter(let delay):
+                try? await Task.sleep(for: delay)
+            case .updated, .notModified, .superseded, .fatal, .cancelled:
+                return outcome
+            }
+            if Task.isCancelled { return .cancelled }
         }
     }
 

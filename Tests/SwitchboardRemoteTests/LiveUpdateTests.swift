@@ -13,11 +13,11 @@ import Testing
         // No polling: only the event stream can bring the change.
         let remote = RemoteBoard(try testConfiguration(server.url, poll: nil))
         try await waitUntil("live") { remote.status == .live }
-        var changes = remote.changes.makeAsyncIterator()
+        let changes = AsyncCollector(remote.changes)
         try board.set("app.new_flow", to: true, actor: "test")
-        let change = await changes.next()
-        #expect(change?.key == "app.new_flow")
-        #expect(change?.new == .bool(true))
+        let change = try await changes.next("the change over the event stream")
+        #expect(change.key == "app.new_flow")
+        #expect(change.new == .bool(true))
         #expect(remote.bool("app.new_flow", default: false) == true)
         let details = remote.details("app.new_flow", default: false)
         #expect(details.reason == .override)

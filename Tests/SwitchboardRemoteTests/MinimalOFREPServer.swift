@@ -22,6 +22,7 @@ final class MinimalOFREPServer: Sendable {
         var failures: [(key: String, code: String)] = []
         var mode: Mode = .normal
         var requests: [[String: String]] = []
+        var arrivals: [ContinuousClock.Instant] = []
     }
 
     private let state = Locked(State())
@@ -77,11 +78,15 @@ final class MinimalOFREPServer: Sendable {
     /// The headers of every request so far, names lower-cased.
     var requests: [[String: String]] { state.withLock { $0.requests } }
 
+    /// When each request arrived, in order.
+    var arrivals: [ContinuousClock.Instant] { state.withLock { $0.arrivals } }
+
     private func answer(_ request: Request) -> Response {
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
         let (flags, failures, mode) = state.withLock { state in
             state.requests.append(headers)
+            state.arrivals.append(.now)
             return (state.flags, state.failures, state.mode)
         }
         if let apiKey, headers["x-api-key"] != apiKey {
