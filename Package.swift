@@ -49,6 +49,8 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
+        // The snapshot reader cache's thread-local pointer (C, since Swift has no thread-locals).
+        .target(name: "CReaderCache"),
         // The one lock every module uses (a pthread mutex, which ThreadSanitizer sees; see Locked.swift).
         .target(name: "Locking"),
         // A YAML node tree with source positions, built on libyaml's event API. Knows nothing about flags.
@@ -60,6 +62,7 @@ let package = Package(
             dependencies: [
                 "YAML",
                 "Locking",
+                "CReaderCache",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
@@ -93,7 +96,10 @@ let package = Package(
         // What the command line and the REPL share on a terminal: colours, diagnostics, tables, glob patterns.
         .target(name: "SwitchboardConsole", dependencies: ["Switchboard"]),
         // The debug REPL: sessions that run one command line each, Tab completion, and the interactive loop.
-        .target(name: "SwitchboardREPL", dependencies: ["Switchboard", "YAML", "Locking", "LineEditor", "SwitchboardConsole"]),
+        .target(
+            name: "SwitchboardREPL",
+            dependencies: ["Switchboard", "YAML", "Locking", "LineEditor", "SwitchboardConsole"]
+        ),
         // Typed accessors: Swift source with one FlagKey per definition (`switchboard generate`).
         .target(name: "SwitchboardCodegen", dependencies: ["Switchboard", "YAML"]),
         // `generate` as a command, shared by `switchboard generate` and the build plugin's tool.
@@ -172,7 +178,9 @@ let package = Package(
         // with deadlines. Not a product; tests only.
         .target(name: "SwitchboardTestSupport", dependencies: ["Locking"], path: "Tests/SwitchboardTestSupport"),
         .testTarget(
-            name: "YAMLTests", dependencies: ["YAML", "Locking", "SwitchboardTestSupport"], resources: [.copy("Fixtures")]
+            name: "YAMLTests",
+            dependencies: ["YAML", "Locking", "SwitchboardTestSupport"],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "SwitchboardTests",
@@ -222,7 +230,8 @@ let package = Package(
         .testTarget(
             name: "SwitchboardTelemetryTests",
             dependencies: [
-                "Switchboard", "SwitchboardServer", "SwitchboardTesting", "SwitchboardTestSupport", "SwitchboardCLI", "Locking",
+                "Switchboard", "SwitchboardServer", "SwitchboardTesting", "SwitchboardTestSupport", "SwitchboardCLI",
+                "Locking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

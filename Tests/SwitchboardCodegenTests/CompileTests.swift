@@ -27,6 +27,7 @@ struct CompileTests {
         let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), [
             "swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors",
             "-I", modules.path, "-I", Paths.root + "/Sources/CLibYAML",
+            "-I", Paths.root + "/Sources/CReaderCache/include",
             "-module-name", "GeneratedKeys", keys, Paths.fixtures + "/" + usage,
         ])
         #expect(result.status == 0, "swiftc: \(result.stderr)")

@@ -1,3 +1,4 @@
+import CReaderCache
 import Locking
 import Synchronization
 #if canImport(Glibc)
@@ -99,18 +100,27 @@ struct ReaderCache {
     private let header: UnsafeMutablePointer<Header>
     private let slots: UnsafeMutablePointer<Slot>
 
+    /// Only for its destructor, which frees a thread's cache when the thread exits; lookups find the cache
+    /// through the C thread-local `switchboard_reader_cache`.
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
         let status = pthread_key_create(&key) { pointer in
             guard let pointer else { return }
+            // A lookup in a later thread-exit destructor makes a new cache rather than use this freed one.
+            switchboard_reader_cache_set(nil)
             ReaderCache(pointer).free()
         }
         precondition(status == 0, "pthread_key_create failed: \(status)")
         return key
     }()
 
-    private static let size = MemoryLayout<Header>.stride + capacity * MemoryLayout<Slot>.stride
-    private static let alignment = max(MemoryLayout<Header>.alignment, MemoryLayout<Slot>.alignment)
+    /// Whole cache lines of their own, two at a time (adjacent-line prefetch pairs them): every lookup writes
+    /// its thread's cache (`depth`), and a neighbour in the same line, such as another thread's cache or a cell's
+    /// publication number, would turn that write into a cache miss on every other core's lookup.
+    private static let lineSize = 128
+    private static let size = (MemoryLayout<Header>.stride + capacity * MemoryLayout<Slot>.stride + lineSize - 1)
+        / lineSize * lineSize
+    private static let alignment = lineSize
 
     private init(_ memory: UnsafeMutableRawPointer) {
         header = memory.assumingMemoryBound(to: Header.self)
@@ -120,10 +130,17 @@ struct ReaderCache {
     /// This thread's cache, created on its first lookup.
     @inline(__always)
     static func forCurrentThread() -> ReaderCache {
-        if let memory = pthread_getspecific(key) { return ReaderCache(memory) }
+        if let memory = switchboard_reader_cache_get() { return ReaderCache(memory) }
+        return makeForCurrentThread()
+    }
+
+    /// The first lookup of a thread: its cache, registered for freeing at thread exit.
+    @inline(never)
+    private static func makeForCurrentThread() -> ReaderCache {
         let memory = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: alignment)
         memory.initializeMemory(as: Header.self, to: Header(depth: 0, count: 0, next: 0))
         pthread_setspecific(key, memory)
+        switchboard_reader_cache_set(memory)
         return ReaderCache(memory)
     }
 

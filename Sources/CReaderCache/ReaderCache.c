@@ -1,0 +1,3 @@
+#include "CReaderCache.h"
+
+__thread void *_Nullable switchboard_reader_cache = 0;
