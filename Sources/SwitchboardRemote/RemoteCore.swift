@@ -179,12 +179,8 @@ final class RemoteCore: Sendable {
                 // Stopped until the context changes or the app asks for a refresh.
                 await refetch.wait()
                 continue
-            case .retryAfter(let delay):
-                try? await Task.sleep(for: delay)
-                continue
-            case .failed:
-                attempt += 1
-                _ = await refetch.wait(for: configuration.backoff.delay(attempt: attempt))
+            case .retryAfter, .failed:
+                await pause(after: outcome, attempt: &attempt)
                 continue
             case .superseded:
                 continue
@@ -359,22 +355,32 @@ final class RemoteCore: Sendable {
     }
 
     /// A refetch asked for by the stream, repeated until the server answers: the event that asked for it is not
-    /// sent again, so a fetch that timed out or failed and was dropped would lose the change until the next one.
-    /// Failures back off as the main loop's do; a 429 waits its `Retry-After`; a signal during a wait retries at once.
+    /// sent again, so a fetch that failed and was dropped would lose the change until the next one. Waits between
+    /// tries as the main loop does (``pause(after:attempt:)``).
     private func fetchUntilAnswered() async -> FetchOutcome {
         var attempt = 0
         while true {
             let outcome = await fetch(unconditional: false)
             switch outcome {
-            case .failed:
-                attempt += 1
-                _ = await refetch.wait(for: configuration.backoff.delay(attempt: attempt))
-            case .retryAfter(let delay):
-                try? await Task.sleep(for: delay)
+            case .failed, .retryAfter:
+                await pause(after: outcome, attempt: &attempt)
+                if Task.isCancelled { return .cancelled }
             case .updated, .notModified, .superseded, .fatal, .cancelled:
                 return outcome
             }
-            if Task.isCancelled { return .cancelled }
+        }
+    }
+
+    /// The wait before the next try after a failed fetch or a 429. A failure backs off, and a signal (an event, a
+    /// context switch, ``RemoteBoard/refresh()``) ends that wait at once. A 429 waits its `Retry-After`, and at
+    /// least the backoff, so a server answering `Retry-After: 0` does not get a request loop.
+    private func pause(after outcome: FetchOutcome, attempt: inout Int) async {
+        attempt += 1
+        let backoff = configuration.backoff.delay(attempt: attempt)
+        if case .retryAfter(let delay) = outcome {
+            try? await Task.sleep(for: max(delay, backoff))
+        } else {
+            _ = await refetch.wait(for: backoff)
         }
     }
 

@@ -14,8 +14,8 @@ struct FuzzRegressionTests {
         ("map-minus-padded-string", "[]"),
     ]
 
-    /// Strings that are numbers only after leading whitespace: coercing them once indexed the trimmed text
-    /// from the untrimmed text's start and trapped out of bounds.
+    /// Strings with leading whitespace: coercing them to numbers once indexed the trimmed text from the untrimmed
+    /// text's start and trapped out of bounds.
     @Test(arguments: jsonLogicInputs)
     func jsonLogicInputGivesItsJavaScriptResult(file: String, expected: String) throws {
         let rule = try Value(jsonBytes: fixtures.bytes("fuzz-crashes/jsonlogic/\(file)"))
