@@ -33,16 +33,17 @@ struct HealthRoutes {
     /// The health document. `degraded` still answers 200: the server is serving, from the last good definitions,
     /// and a probe that restarted it would only lose those.
     static func health(of board: Board) -> Value {
-        let errors = board.lastReloadErrors
-        let storeProblem = board.storeProblem
+        // One reading of the status, so the fields agree with each other.
+        let status = board.status
+        let errors = status.reloadErrors
         var object: [String: Value] = [
-            "status": board.status.isDegraded ? "degraded" : "ok",
+            "status": status.isDegraded ? "degraded" : "ok",
             "revision": .int(Int(truncatingIfNeeded: board.revision)),
             "definitions": .int(board.registry.count),
             "lastReloadError": errors.first.map { .string($0.description) } ?? .null,
         ]
         if !errors.isEmpty { object["reloadErrors"] = .list(errors.map { .string($0.description) }) }
-        if let storeProblem { object["storeError"] = .string(storeProblem.description) }
+        if let storeProblem = status.storeProblem { object["storeError"] = .string(storeProblem) }
         return .object(object)
     }
 }
