@@ -171,7 +171,9 @@ public final class Board: Sendable {
     @inlinable
     public func value<T: FlagValue>(_ key: String, default defaultValue: T) -> T {
         if evaluationEvents.isOn { return tracedValue(key, default: defaultValue, context: .empty) }
-        return lookup(key) { T(flagValue: $0) } ?? defaultValue
+        var result: T?
+        visitValue(key) { result = T(flagValue: $0) }
+        return result ?? defaultValue
     }
 
     /// Typed lookup for a context with the caller's default; never throws.
@@ -192,14 +194,21 @@ public final class Board: Sendable {
         return value(key.key, default: key.defaultValue)
     }
 
-    /// The fast path: the context-free value of a key, converted by `convert`, with no allocation.
+    /// The fast path: hands `visit` the context-free value of a key, if it has one, with no allocation.
+    ///
+    /// Not generic, so that a caller in another module that inlines ``value(_:default:)`` for its own type (a
+    /// ``FlagKey``, a generated accessor) calls this compiled code with its own specialized conversion; a generic
+    /// function here would run unspecialized for such callers, about twice as slow.
     @usableFromInline
-    func lookup<T>(_ key: String, _ convert: (Value) -> T?) -> T? {
+    func visitValue(_ key: String, _ visit: (Value) -> Void) {
         cell.read { snapshot in
-            guard let position = snapshot.registry.position(of: key) else { return nil }
+            guard let position = snapshot.registry.position(of: key) else { return }
             let entry = snapshot.fast(position)
-            if entry.isDynamic { return snapshot.dynamicValue(at: position, context: .empty).flatMap(convert) }
-            return entry.value.flatMap(convert)
+            if entry.isDynamic {
+                if let value = snapshot.dynamicValue(at: position, context: .empty) { visit(value) }
+            } else if let value = entry.value {
+                visit(value)
+            }
         }
     }
 

@@ -77,13 +77,19 @@ public final class RemoteBoard: FlagReader {
     /// The value of `key` as `T`, or `defaultValue` when the key is missing, failed or does not fit.
     @inlinable
     public func value<T: FlagValue>(_ key: String, default defaultValue: T) -> T {
-        lookup(key) { T(flagValue: $0) } ?? defaultValue
+        var result: T?
+        visitValue(key) { result = T(flagValue: $0) }
+        return result ?? defaultValue
     }
 
-    /// The fast path: one atomic load, one dictionary lookup, the conversion (specialized by the caller).
+    /// The fast path: one atomic load, one dictionary lookup, then `visit` with the value (the caller's
+    /// conversion, specialized in the caller's module). Not generic, like `Board`'s, so that callers in other
+    /// modules never run an unspecialized generic lookup.
     @usableFromInline
-    func lookup<R>(_ key: String, _ convert: (Value) -> R?) -> R? {
-        core.cell.read { snapshot in snapshot.value(key).flatMap(convert) }
+    func visitValue(_ key: String, _ visit: (Value) -> Void) {
+        core.cell.read { snapshot in
+            if let value = snapshot.value(key) { visit(value) }
+        }
     }
 
     /// The value with how it was chosen: the server's reason and variant (`CACHED` while serving the cache), or
