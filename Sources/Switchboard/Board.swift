@@ -198,7 +198,7 @@ public final class Board: Sendable {
     ///
     /// Not generic, so that a caller in another module that inlines ``value(_:default:)`` for its own type (a
     /// ``FlagKey``, a generated accessor) calls this compiled code with its own specialized conversion; a generic
-    /// function here would run unspecialized for such callers, about twice as slow.
+    /// function here would run unspecialized for such callers, about 1.5 times as slow.
     @usableFromInline
     func visitValue(_ key: String, _ visit: (Value) -> Void) {
         cell.read { snapshot in
