@@ -602,7 +602,7 @@ final class LogicCompiler {
             var expression: RegularExpression?
             if args.count == 2, case .literal(let value) = args[1] {
                 guard let pattern = value.stringValue, let compiled = RegularExpression(pattern) else {
-                    error(sources[1].location ?? location, "'matches' needs a valid regular expression")
+                    error(sources[1].location ?? location, JSONLogicError.invalidPattern().message)
                     return .failure("invalid regular expression")
                 }
                 expression = compiled

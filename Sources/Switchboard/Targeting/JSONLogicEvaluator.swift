@@ -170,9 +170,10 @@ struct LogicRun {
         case .matches(let compiled):
             guard case .string(let text) = left else { return .bool(false) }
             if let compiled { return .bool(compiled.matches(text)) }
-            guard case .string(let pattern) = try evaluate(args[1], in: scope),
-                  let expression = RegularExpression(pattern)
-            else { throw JSONLogicError("'matches' needs a valid regular expression") }
+            let computed = try evaluate(args[1], in: scope)
+            guard case .string(let pattern) = computed, let expression = RegularExpression(computed: pattern) else {
+                throw JSONLogicError.invalidPattern(computed.stringValue)
+            }
             return .bool(expression.matches(text))
         case .before, .after:
             guard let a = Timestamp.seconds(left), let b = Timestamp.seconds(try evaluate(args[1], in: scope)) else {
@@ -459,5 +460,18 @@ struct LogicRun {
         }
         guard let op, let target else { return .null }
         return .bool(op.holds(actual, target))
+    }
+}
+
+extension JSONLogicError {
+    /// `matches` without a usable pattern. `computed` is the pattern computed while evaluating, if any: one too
+    /// long to compile without leaking gets its own message.
+    static func invalidPattern(_ computed: String? = nil) -> JSONLogicError {
+        let limit = RegularExpression.longestLeakFree
+        if let length = computed?.utf16.count, length > limit {
+            return JSONLogicError("'matches' takes a computed pattern of at most \(limit) UTF-16 units, not \(length); "
+                + "write a longer pattern literally in the rule")
+        }
+        return JSONLogicError("'matches' needs a valid regular expression")
     }
 }
