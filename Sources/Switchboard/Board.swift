@@ -194,11 +194,12 @@ public final class Board: Sendable {
         return value(key.key, default: key.defaultValue)
     }
 
-    /// The fast path: hands `visit` the context-free value of a key, if it has one, with no allocation.
+    /// The fast path: hands `visit` the context-free value of a key, if it has one, with no allocation. `visit`
+    /// runs while the snapshot is read, so a lookup inside it is a nested read (see ``SnapshotCell``).
     ///
     /// Not generic, so that a caller in another module that inlines ``value(_:default:)`` for its own type (a
-    /// ``FlagKey``, a generated accessor) calls this compiled code with its own specialized conversion; a generic
-    /// function here would run unspecialized for such callers, about 1.5 times as slow.
+    /// ``FlagKey``, as generated accessors use) calls this compiled code with its own specialized conversion; a
+    /// generic function here would run unspecialized for such callers, about 1.5 times as slow.
     @usableFromInline
     func visitValue(_ key: String, _ visit: (Value) -> Void) {
         cell.read { snapshot in

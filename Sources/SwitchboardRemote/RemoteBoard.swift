@@ -83,8 +83,9 @@ public final class RemoteBoard: FlagReader {
     }
 
     /// The fast path: one atomic load, one dictionary lookup, then `visit` with the value (the caller's
-    /// conversion, specialized in the caller's module). Not generic, like `Board`'s, so that callers in other
-    /// modules never run an unspecialized generic lookup.
+    /// conversion, specialized in the caller's module), run while the snapshot is read. Not generic, like
+    /// `Board`'s, so that a caller in another module that inlines ``value(_:default:)`` for its own type runs
+    /// compiled code rather than an unspecialized generic lookup.
     @usableFromInline
     func visitValue(_ key: String, _ visit: (Value) -> Void) {
         core.cell.read { snapshot in
@@ -150,8 +151,9 @@ public final class RemoteBoard: FlagReader {
         return Details(of: key, value: typed, variant: flag.variant, reason: reason, layer: layer ?? .default)
     }
 
-    // The typed getters again, compiled here for their concrete types (FlagReader's generic ones are inlined into
-    // the caller, where `lookup` is not specialized): as fast as Board's, which are compiled the same way.
+    // The typed getters again, compiled here for their concrete types: callers that reach a RemoteBoard through
+    // `any FlagReader` or an unspecialized generic get these, as fast as Board's, instead of FlagReader's generic
+    // defaults.
 
     /// A bool, or `defaultValue` when the key is missing or not a bool.
     public func bool(_ key: String, default defaultValue: Bool) -> Bool { value(key, default: defaultValue) }
