@@ -467,10 +467,9 @@ extension JSONLogicError {
     /// `matches` without a usable pattern. `computed` is the pattern computed while evaluating, if any: one too
     /// long to compile without leaking gets its own message.
     static func invalidPattern(_ computed: String? = nil) -> JSONLogicError {
-        let limit = RegularExpression.longestLeakFree
-        if let length = computed?.utf16.count, length > limit {
-            return JSONLogicError("'matches' takes a computed pattern of at most \(limit) UTF-16 units, not \(length); "
-                + "write a longer pattern literally in the rule")
+        if let computed, RegularExpression.isLong(computed) {
+            return JSONLogicError("'matches' takes a computed pattern of at most \(RegularExpression.longestLeakFree) "
+                + "UTF-16 units, not \(computed.utf16.count); write a longer pattern literally in the rule")
         }
         return JSONLogicError("'matches' needs a valid regular expression")
     }

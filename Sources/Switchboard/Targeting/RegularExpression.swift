@@ -18,6 +18,11 @@ struct RegularExpression: @unchecked Sendable {
     /// The longest pattern, in UTF-16 units, that Foundation compiles without leaking.
     static let longestLeakFree = 256
 
+    /// Whether Foundation leaks when it compiles `pattern`: longer than ``longestLeakFree`` UTF-16 units.
+    static func isLong(_ pattern: String) -> Bool {
+        pattern.utf16.count > longestLeakFree
+    }
+
     /// Compiled patterns by text: definitions files repeat the same few patterns, and ICU compilation is slow.
     private static let cache = Locked(Cache())
 
@@ -29,7 +34,7 @@ struct RegularExpression: @unchecked Sendable {
         var long: [String: RegularExpression] = [:]
 
         mutating func compiled(_ pattern: String) -> RegularExpression? {
-            let isLong = pattern.utf16.count > RegularExpression.longestLeakFree
+            let isLong = RegularExpression.isLong(pattern)
             if let found = isLong ? long[pattern] : short[pattern] { return found }
             guard let expression = try? NSRegularExpression(pattern: pattern) else { return nil }
             let compiled = RegularExpression(expression: expression, pattern: pattern)
@@ -58,7 +63,7 @@ struct RegularExpression: @unchecked Sendable {
     /// Compiles a pattern computed while evaluating a rule; `nil` when it is invalid or longer than
     /// ``longestLeakFree`` UTF-16 units, so that no context can make the process leak or grow.
     init?(computed pattern: String) {
-        guard pattern.utf16.count <= Self.longestLeakFree else { return nil }
+        guard !Self.isLong(pattern) else { return nil }
         self.init(pattern)
     }
 
