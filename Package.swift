@@ -184,7 +184,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchboardTests",
-            dependencies: ["Switchboard", "SwitchboardCLI", "SwitchboardTestSupport", "Locking"],
+            dependencies: ["Switchboard", "SwitchboardTestSupport", "Locking"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "SwitchboardTestSupport"]),
@@ -254,16 +254,19 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchboardCodegenTests",
-            dependencies: ["SwitchboardCodegen", "Switchboard", "SwitchboardCLI", "SwitchboardTestSupport"],
+            dependencies: ["SwitchboardCodegen", "Switchboard", "SwitchboardTestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "SwitchboardREPLTests",
-            dependencies: [
-                "SwitchboardREPL", "SwitchboardConsole", "Switchboard", "LineEditor", "SwitchboardCLI",
-                "SwitchboardTestSupport",
-            ],
+            dependencies: ["SwitchboardREPL", "SwitchboardConsole", "Switchboard", "LineEditor", "SwitchboardTestSupport"],
             resources: [.copy("Fixtures")]
+        ),
+        // The tests that run the `switchboard` executable: the command line, processes writing one store, writers
+        // killed mid-write, store moves, the REPL at a terminal and from a script, `generate` as a command.
+        .testTarget(
+            name: "SwitchboardCLITests",
+            dependencies: ["Switchboard", "SwitchboardCLI", "SwitchboardTestSupport"]
         ),
     ]
 )

@@ -3,7 +3,7 @@ import PackageDescription
 
 // Coverage-guided fuzz targets (libFuzzer), in their own package that depends on Switchboard by path, so the main
 // build stays as it is. Build and run them with `Fuzz/run TARGET SECONDS` (`Fuzz/run --list` names them); the
-// script builds with `-sanitize=fuzzer,address` and testable imports, which two targets need for internal APIs.
+// script builds with `-sanitize=fuzzer,address` and testable imports, which targets need for package and internal APIs.
 // Each target's main.swift hands its test to `fuzz` (FuzzSupport), which runs libFuzzer's driver.
 let package = Package(
     name: "SwitchboardFuzz",

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The lines entered so far, oldest first, at most `limit` of them.
 struct History: Equatable, Sendable {

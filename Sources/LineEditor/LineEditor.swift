@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A small line editor for interactive prompts: single-line editing with the usual Emacs-style keys,
 /// history (browsed with the arrows and kept in a file) and Tab completion, written on termios.

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reading and writing whole buffers on file descriptors, retrying what `read`/`write` leave undone.
 enum RawIO {

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Switchboard
 import SwitchboardConsole
-import SwitchboardREPL
 
 /// `--context k=v` and `--targeting-key`: who a value is evaluated for.
 struct ContextOptions: ParsableArguments {

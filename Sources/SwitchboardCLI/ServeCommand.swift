@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import Switchboard
 import SwitchboardConsole
-import SwitchboardREPL
 import SwitchboardServer
 
 /// `switchboard serve`: OFREP evaluation, the admin API, health and metrics over HTTP, with live reload.
@@ -94,12 +93,13 @@ struct ServeCommand: AsyncParsableCommand {
     /// Opens the board as `openBoard()` does, but watching: the store and definitions are polled every 200 ms, so
     /// with the server's own check a change is served well within a second.
     private func openWatchedBoard() throws -> Board {
-        var boardOptions = try options.boardOptions()
+        let inputs = try options.boardInputs()
+        var boardOptions = options.boardOptions
         boardOptions.pollInterval = .milliseconds(200)
         boardOptions.watchDefinitions = true
         boardOptions.logger = Logger(label: "switchboard")
         do {
-            let board = try Board(directory: options.flags, options: boardOptions)
+            let board = try Board(inputs: inputs, options: boardOptions)
             for diagnostic in board.diagnostics { Terminal.standardError.print(diagnostic: diagnostic) }
             return board
         } catch {

@@ -23,7 +23,7 @@ struct StoreCommand: ParsableCommand {
         var to: String
 
         func run() throws {
-            let store = try BoardInputs(directory: options.flags, options: options.boardOptions()).store
+            let store = try options.boardInputs().store
             let export = try storeStep { () throws(StoreError) in try StoreExport(from: store) }
             if to == "-" {
                 FileHandle.standardOutput.write(Data(export.json.utf8))
@@ -60,7 +60,7 @@ struct StoreCommand: ParsableCommand {
             let export = try storeStep { () throws(StoreError) in
                 try StoreExport(json: String(decoding: data, as: UTF8.self), source: file)
             }
-            let store = try BoardInputs(directory: options.flags, options: options.boardOptions()).store
+            let store = try options.boardInputs().store
             try storeStep { () throws(StoreError) in try store.importing(export) }
             Terminal.standardError.write("imported \(Message.count(export.contents.entries.count, "override")) and "
                 + "\(Message.count(export.audit.count, "audit record")) into \(store.location)\n")

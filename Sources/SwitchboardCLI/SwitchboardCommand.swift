@@ -5,7 +5,6 @@ import Switchboard
 import SwitchboardConsole
 import SwitchboardGenerateCommand
 import SwitchboardPostgres
-import SwitchboardREPL
 
 /// `switchboard`: validate, inspect and override flags and preferences.
 @main
@@ -75,27 +74,33 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Print machine-readable JSON.")
     var json = false
 
-    /// Board options from the command line; a database store is opened here, so a bad URL, a wrong password or a
-    /// missing database fails before anything else, and the message never shows the password.
-    func boardOptions() throws -> Board.Options {
-        // The command line presents what a board reports (diagnostics, REPL notices) itself; `serve` logs.
-        var options = Board.Options(environmentName: environmentName, statePath: state, pollInterval: nil,
-                                    logger: Logger(label: "switchboard") { _ in SwiftLogNoOpLogHandler() })
+    /// The board's inputs from the command line; a database store is opened here, so a bad URL, a wrong password
+    /// or a missing database fails before anything else, and the message never shows the password.
+    func boardInputs() throws -> BoardInputs {
         let environment = ProcessInfo.processInfo.environment
-        guard let url = store ?? environment["SWITCHBOARD_STORE"], !url.isEmpty else { return options }
-        let scope = scope ?? environment["SWITCHBOARD_SCOPE"] ?? (environmentName ?? environment["SWITCHBOARD_ENV"])
-            .flatMap { $0.isEmpty ? nil : $0 } ?? "default"
-        options.store = try storeStep { () throws(StoreError) in
-            try PostgresStore(url: url, scope: scope, passwordFile: storePasswordFile)
+        var store: (any RuntimeStore)?
+        if let url = self.store ?? environment["SWITCHBOARD_STORE"], !url.isEmpty {
+            let scope = scope ?? environment["SWITCHBOARD_SCOPE"]
+                ?? (environmentName ?? environment["SWITCHBOARD_ENV"]).flatMap { $0.isEmpty ? nil : $0 } ?? "default"
+            store = try storeStep { () throws(StoreError) in
+                try PostgresStore(url: url, scope: scope, passwordFile: storePasswordFile)
+            }
         }
-        return options
+        return BoardInputs(directory: flags, environmentName: environmentName, statePath: state,
+                           environment: environment, store: store)
+    }
+
+    /// How a command's board behaves: no polling, and no logging, since the command line presents what a board
+    /// reports (diagnostics, REPL notices) itself; `serve` changes both.
+    var boardOptions: BoardOptions {
+        BoardOptions(pollInterval: nil, logger: Logger(label: "switchboard") { _ in SwiftLogNoOpLogHandler() })
     }
 
     /// Opens the board, or prints the diagnostics and exits 1.
     func openBoard() throws -> Board {
-        let options = try boardOptions()
+        let inputs = try boardInputs()
         do {
-            let board = try Board(directory: flags, options: options)
+            let board = try Board(inputs: inputs, options: boardOptions)
             for diagnostic in board.overrideDiagnostics where !json {
                 Terminal.standardError.print(diagnostic: diagnostic)
             }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Switchboard
 import SwitchboardConsole
-import SwitchboardREPL
 
 /// `switchboard validate`: checks every definitions file and reports every problem at once.
 struct ValidateCommand: ParsableCommand {
@@ -16,7 +15,7 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         // Every override file is checked, not only the selected environment's: each is meant for some deployment.
-        let (report, diagnostics) = BoardInputs(directory: options.flags, options: try options.boardOptions())
+        let (report, diagnostics) = try options.boardInputs()
             .validationDiagnostics()
         let errors = diagnostics.count(where: \.isError)
         let warnings = diagnostics.count - errors

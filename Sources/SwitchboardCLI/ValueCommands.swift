@@ -2,8 +2,6 @@ import ArgumentParser
 import Foundation
 import Switchboard
 import SwitchboardConsole
-import SwitchboardREPL
-import YAML
 
 /// `switchboard get KEY`: the resolved value.
 struct GetCommand: ParsableCommand {
@@ -146,7 +144,7 @@ struct ResetCommand: ParsableCommand {
 
 /// Reports a key no definition has, with the nearest keys, and returns the exit status to throw.
 func unknownKey(_ key: String, in board: Board) -> ExitCode {
-    let message = Message.unknownKey(key, suggestions: Suggestions.near(key, in: board.registry.keys))
+    let message = board.registry.unknownKeyMessage(key)
     Terminal.standardError.print(diagnostic: message.diagnostic)
     return ExitCode(1)
 }
@@ -167,7 +165,7 @@ struct LogCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = BoardInputs(directory: options.flags, options: try options.boardOptions()).store
+        let store = try options.boardInputs().store
         let records = try storeStep { () throws(StoreError) in try store.auditLog(limit: limit ?? .max) }
         if options.json {
             print("[" + records.map(\.json).joined(separator: ",") + "]")

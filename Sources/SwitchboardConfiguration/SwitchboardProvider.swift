@@ -58,7 +58,7 @@ public struct SwitchboardProvider: Sendable {
     /// The board's current snapshot and change feed, with the board's own snapshot type erased.
     private struct Source: Sendable {
         let current: @Sendable () -> any ValueSnapshot
-        let subscribe: @Sendable (@escaping @Sendable (_ changedKeys: [String]) -> Void) -> Board.Subscription
+        let subscribe: @Sendable (@escaping @Sendable (_ changedKeys: [String]) -> Void) -> ChangeSubscription
 
         init(_ board: some SnapshotSource) {
             current = { board.snapshot }

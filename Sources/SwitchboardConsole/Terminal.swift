@@ -2,6 +2,8 @@ import Foundation
 import Switchboard
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Output to a terminal or a pipe: colour only on a terminal and never when `NO_COLOR` is set.

@@ -7,7 +7,7 @@ extension RemoteBoard: SnapshotSource {
     /// Calls `handler` with every new answer whose values differ from the last one, with the keys that changed.
     public func subscribeToSnapshots(
         _ handler: @escaping @Sendable (_ snapshot: RemoteSnapshot, _ changedKeys: [String]) -> Void
-    ) -> Board.Subscription {
+    ) -> ChangeSubscription {
         core.subscribeToSnapshots(handler)
     }
 }

@@ -155,26 +155,6 @@ public final class RemoteBoard: FlagReader {
     // `any FlagReader` or an unspecialized generic get these, as fast as Board's, instead of FlagReader's generic
     // defaults.
 
-    /// A bool, or `defaultValue` when the key is missing or not a bool.
-    public func bool(_ key: String, default defaultValue: Bool) -> Bool { value(key, default: defaultValue) }
-
-    /// An int, or `defaultValue`.
-    public func int(_ key: String, default defaultValue: Int) -> Int { value(key, default: defaultValue) }
-
-    /// A double (ints widen), or `defaultValue`.
-    public func double(_ key: String, default defaultValue: Double) -> Double { value(key, default: defaultValue) }
-
-    /// A string, or `defaultValue`.
-    public func string(_ key: String, default defaultValue: String) -> String { value(key, default: defaultValue) }
-
-    /// A list, or `defaultValue`.
-    public func list(_ key: String, default defaultValue: [Value]) -> [Value] { value(key, default: defaultValue) }
-
-    /// An object, or `defaultValue`.
-    public func object(_ key: String, default defaultValue: [String: Value]) -> [String: Value] {
-        value(key, default: defaultValue)
-    }
-
     /// Every key the current answer has.
     public var keys: [String] { core.cell.snapshot.flags.keys.sorted() }
 
@@ -182,7 +162,16 @@ public final class RemoteBoard: FlagReader {
 
     /// Every change to a value from now on: a new answer from the server, the cache served at a context switch.
     /// Each access makes a new stream.
-    public var changes: AsyncStream<Board.Change> { core.subscribe() }
+    public var changes: AsyncStream<ValueChange> { core.subscribe() }
+
+    /// Calls `onChange` after each answer that changed `key`'s value (or its device-local override), and after no
+    /// other. ``FlagReader/updates(of:)`` is built on it.
+    public func observe(_ key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeSubscription {
+        core.publisher.observe(key, onChange)
+    }
+
+    /// How many observers of single keys are registered (for tests of their release).
+    package var observerCount: Int { core.publisher.observerCount }
 
     /// Where the board stands.
     public var status: Status { core.status }

@@ -12,7 +12,7 @@ struct RemoteCache: Sendable {
     let directory: String
 
     /// What a cache file holds.
-    struct Entry: Sendable {
+    struct CachedAnswer: Sendable {
         var evaluation: BulkEvaluation
         var etag: String?
     }
@@ -33,7 +33,7 @@ struct RemoteCache: Sendable {
     /// Reads the entry for a base URL and context: `nil` when there is none.
     ///
     /// - Throws: ``Corrupt`` when the file exists but cannot be used.
-    func load(baseURL: String, context: EvaluationContext) throws(Corrupt) -> Entry? {
+    func load(baseURL: String, context: EvaluationContext) throws(Corrupt) -> CachedAnswer? {
         let path = path(baseURL: baseURL, context: context)
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         let root: Value
@@ -51,7 +51,7 @@ struct RemoteCache: Sendable {
         }
         do {
             let evaluation = try BulkEvaluation.decode(response, baseURL: baseURL)
-            return Entry(evaluation: evaluation, etag: object["etag"]?.stringValue)
+            return CachedAnswer(evaluation: evaluation, etag: object["etag"]?.stringValue)
         } catch {
             throw Corrupt(path: path, reason: error.description)
         }

@@ -4,11 +4,19 @@ import Logging
 import Switchboard
 
 /// The moving parts behind a ``RemoteBoard``: the snapshot, the fetch loop, the event stream and the cache.
+/// One installed snapshot and what changed from the one before.
+struct RemotePublication: Sendable {
+    let snapshot: RemoteSnapshot
+    let changes: [ValueChange]
+}
+
 final class RemoteCore: Sendable {
     let configuration: RemoteConfiguration
     let transport: any RemoteTransport
     let logger: Logger
-    let cell = RemoteSnapshotCell(.empty)
+    let cell = SnapshotCell<RemoteSnapshot>(.empty)
+    /// Every installed snapshot and the keys whose value changed, to the board's streams and handlers.
+    let publisher = ChangePublisher<RemotePublication> { $0.changes.map(\.key) }
     let cache: RemoteCache?
     /// Signalled by change events, context switches and ``RemoteBoard/refresh()``.
     let refetch = Wakeup()
@@ -26,9 +34,6 @@ final class RemoteCore: Sendable {
         var active = true
         var lastEventID: String?
         var serverInactivity: Int?
-        var subscribers: [Int: AsyncStream<Board.Change>.Continuation] = [:]
-        var snapshotHandlers: [Int: @Sendable (RemoteSnapshot, [String]) -> Void] = [:]
-        var nextSubscriber = 0
     }
 
     private let state: Locked<State>
@@ -48,40 +53,20 @@ final class RemoteCore: Sendable {
 
     // MARK: - Snapshot and changes
 
-    func subscribe() -> AsyncStream<Board.Change> {
-        let (stream, continuation) = AsyncStream<Board.Change>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
-        let id = state.withLock { state in
-            state.nextSubscriber += 1
-            state.subscribers[state.nextSubscriber] = continuation
-            return state.nextSubscriber
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
-        }
-        return stream
+    func subscribe() -> AsyncStream<ValueChange> {
+        publisher.stream(\.changes)
     }
 
     /// Registers a handler for every snapshot installed from now on, with the keys whose value changed.
     func subscribeToSnapshots(
         _ handler: @escaping @Sendable (RemoteSnapshot, [String]) -> Void
-    ) -> Board.Subscription {
-        let id = state.withLock { state in
-            state.nextSubscriber += 1
-            state.snapshotHandlers[state.nextSubscriber] = handler
-            return state.nextSubscriber
-        }
-        return Board.Subscription { [weak self] in
-            _ = self?.state.withLock { $0.snapshotHandlers.removeValue(forKey: id) }
-        }
+    ) -> ChangeSubscription {
+        publisher.subscribe { publication in handler(publication.snapshot, publication.changes.map(\.key)) }
     }
 
     func finish() {
-        let subscribers = state.withLock { state in
-            state.status = .stopped
-            defer { state.subscribers = [:] }
-            return Array(state.subscribers.values)
-        }
-        for subscriber in subscribers { subscriber.finish() }
+        state.withLock { $0.status = .stopped }
+        publisher.finish()
     }
 
     /// Publishes new flags and tells subscribers which values changed.
@@ -89,23 +74,16 @@ final class RemoteCore: Sendable {
         let old = cell.snapshot
         let new = RemoteSnapshot(flags: flags, source: source)
         cell.replace(with: new)
-        var changes: [Board.Change] = []
+        var changes: [ValueChange] = []
         for (key, flag) in flags where old.flags[key]?.value != flag.value {
-            changes.append(Board.Change(of: key, from: old.flags[key]?.value, to: flag.value))
+            changes.append(ValueChange(of: key, from: old.flags[key]?.value, to: flag.value))
         }
         for (key, flag) in old.flags where flags[key] == nil {
-            changes.append(Board.Change(of: key, from: flag.value, to: nil))
+            changes.append(ValueChange(of: key, from: flag.value, to: nil))
         }
         guard !changes.isEmpty else { return }
         changes.sort { $0.key < $1.key }
-        let (subscribers, handlers) = state.withLock { state in
-            (Array(state.subscribers.values), state.snapshotHandlers.sorted { $0.key < $1.key }.map(\.value))
-        }
-        for subscriber in subscribers {
-            for change in changes { subscriber.yield(change) }
-        }
-        let changedKeys = changes.map(\.key)
-        for handler in handlers { handler(new, changedKeys) }
+        publisher.send(RemotePublication(snapshot: new, changes: changes))
     }
 
     private func report(_ error: RemoteError, level: Logger.Level = .warning) {

@@ -1,5 +1,4 @@
 import Locking
-import Synchronization
 import Switchboard
 
 /// What a remote board answers from: the flags of one bulk answer, and where they came from. Immutable; a new
@@ -45,55 +44,6 @@ public final class RemoteSnapshot: Sendable {
     }
 
     static let empty = RemoteSnapshot(flags: [:], source: .none)
-}
-
-/// Holds the current snapshot so lookups get it with one atomic load and no reference counting: the
-/// read-copy-update cell ``Board`` uses, with the same time-based grace period before a replaced snapshot is
-/// released.
-final class RemoteSnapshotCell: Sendable {
-    private let current: Atomic<UInt>
-    private let retired = Locked<[(address: UInt, time: ContinuousClock.Instant)]>([])
-    static let gracePeriod = Duration.seconds(60)
-
-    init(_ snapshot: RemoteSnapshot) {
-        current = Atomic(Self.address(of: snapshot))
-    }
-
-    deinit {
-        Self.unmanaged(current.load(ordering: .acquiring)).release()
-        for item in retired.withLock({ $0 }) { Self.unmanaged(item.address).release() }
-    }
-
-    /// Runs `body` with the current snapshot, without retaining it.
-    @inline(__always)
-    func read<R>(_ body: (RemoteSnapshot) -> R) -> R {
-        Self.unmanaged(current.load(ordering: .acquiring))._withUnsafeGuaranteedRef(body)
-    }
-
-    /// The current snapshot, retained.
-    var snapshot: RemoteSnapshot { read { $0 } }
-
-    /// Publishes a new snapshot.
-    func replace(with snapshot: RemoteSnapshot) {
-        let old = current.exchange(Self.address(of: snapshot), ordering: .acquiringAndReleasing)
-        let now = ContinuousClock.now
-        let expired = retired.withLock { list -> [UInt] in
-            list.append((old, now))
-            let drop = list.filter { now - $0.time >= Self.gracePeriod }.map(\.address)
-            list.removeAll { now - $0.time >= Self.gracePeriod }
-            return drop
-        }
-        for address in expired { Self.unmanaged(address).release() }
-    }
-
-    private static func address(of snapshot: RemoteSnapshot) -> UInt {
-        UInt(bitPattern: Unmanaged.passRetained(snapshot).toOpaque())
-    }
-
-    @inline(__always)
-    private static func unmanaged(_ address: UInt) -> Unmanaged<RemoteSnapshot> {
-        Unmanaged.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
-    }
 }
 
 /// A one-waiter wake-up signal that remembers a signal sent while nobody waits; many signals before a wait

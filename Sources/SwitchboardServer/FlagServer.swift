@@ -10,7 +10,7 @@ import UnixSignals
 /// Serves a ``Board`` over HTTP: OFREP evaluation, an admin API, health and metrics.
 ///
 /// ```swift
-/// let board = try Board(directory: "flags", options: Board.Options(pollInterval: .milliseconds(200)))
+/// let board = try Board(directory: "flags", options: BoardOptions(pollInterval: .milliseconds(200)))
 /// let server = FlagServer(board: board, configuration: ServerConfiguration(port: 0))
 /// let port = try await server.start()      // listening on 127.0.0.1:<port>
 /// ...

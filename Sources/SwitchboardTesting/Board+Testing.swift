@@ -32,12 +32,11 @@ extension Board {
         logger: Logger = Logger(label: "switchboard") { _ in SwiftLogNoOpLogHandler() },
         metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance, evaluationEvents: EvaluationEvents = .off
     ) throws -> Board {
-        let options = Options(environment: environment, pollInterval: .milliseconds(10), watchDefinitions: false,
-                              store: store, logger: logger, metricsFactory: metricsFactory,
-                              evaluationEvents: evaluationEvents)
-        let board = try Board(inputs: BoardInputs(definitions: .sources([("flags/test.yaml", yaml)]),
-                                                  options: options),
-                              options: options)
+        let options = BoardOptions(pollInterval: .milliseconds(10), watchDefinitions: false, logger: logger,
+                                   metricsFactory: metricsFactory, evaluationEvents: evaluationEvents)
+        let inputs = BoardInputs(definitions: .sources([("flags/test.yaml", yaml)]), environment: environment,
+                                 store: store)
+        let board = try Board(inputs: inputs, options: options)
         for key in overrides.keys.sorted() { try board.set(key, to: overrides[key]!, actor: "test") }
         return board
     }

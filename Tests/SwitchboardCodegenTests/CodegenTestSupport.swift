@@ -6,12 +6,11 @@ import SwitchboardTestSupport
 /// Where the package's files are: tests read fixtures from the source tree (not a bundle) so that
 /// `SWITCHBOARD_UPDATE_GOLDEN=1` can rewrite the golden files in place.
 enum Paths {
-    /// The package root: three levels above this file.
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    /// The package root.
+    static let root = Repository.root
 
     /// This test target's fixtures.
-    static let fixtures = root + "/Tests/SwitchboardCodegenTests/Fixtures"
+    static let fixtures = Repository.path("Tests/SwitchboardCodegenTests/Fixtures")
 }
 
 /// The day the golden files are generated for: after `checkout.legacy_coupon_banner` expired (2026-01-15), before

@@ -24,10 +24,9 @@ struct FallbackTests {
                 values: [newest_first, oldest_first, alphabetical]
                 default: newest_first
             """)
-        let options = Board.Options(
-            statePath: directory.path + "/state.json",
-            environment: ["SWITCHBOARD_APP__HISTORY__SORT_ORDER": sortOrder], pollInterval: nil)
-        return (directory, try Board(directory: directory.path + "/flags", options: options))
+        let inputs = BoardInputs(directory: directory.path + "/flags", statePath: directory.path + "/state.json",
+                                 environment: ["SWITCHBOARD_APP__HISTORY__SORT_ORDER": sortOrder])
+        return (directory, try Board(inputs: inputs, options: BoardOptions(pollInterval: nil)))
     }
 
     @Test func aValueWithoutACaseGivesTheDefaultAndAReason() throws {

@@ -12,16 +12,6 @@ struct GeneratorTests {
         #expect(generator.generate(report.registry) == generator.generate(report.registry))
     }
 
-    /// Dictionaries iterate in a different order in every process; the output must not.
-    @Test func separateProcessesGiveTheSameBytes() throws {
-        let arguments = ["generate", "--flags", "flags", "--today", "2026-06-01"]
-        let first = try runSwitchboard(arguments, in: Paths.root)
-        let second = try runSwitchboard(arguments, in: Paths.root)
-        #expect(first.status == 0)
-        #expect(!first.stdout.isEmpty)
-        #expect(first.stdout == second.stdout)
-    }
-
     @Test func everyTypeHasItsSwiftType() {
         let source = generate(yaml: """
             preferences:

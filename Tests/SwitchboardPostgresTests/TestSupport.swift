@@ -37,9 +37,8 @@ enum TestDatabase {
 
     /// A board on the store, with definitions from text.
     static func board(_ store: PostgresStore, polling: Duration? = nil) throws -> Board {
-        let options = Board.Options(environment: [:], pollInterval: polling, watchDefinitions: false, store: store)
-        return try Board(inputs: BoardInputs(definitions: .sources([("flags/a.yaml", definitions)]), options: options),
-                         options: options)
+        let inputs = BoardInputs(definitions: .sources([("flags/a.yaml", definitions)]), environment: [:], store: store)
+        return try Board(inputs: inputs, options: BoardOptions(pollInterval: polling, watchDefinitions: false))
     }
 
     /// A project folder holding `flags/a.yaml` with ``definitions``, and the path of its `flags` folder.

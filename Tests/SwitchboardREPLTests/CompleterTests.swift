@@ -1,10 +1,11 @@
 import LineEditor
 import Switchboard
+import SwitchboardTestSupport
 import Testing
 @testable import SwitchboardREPL
 
 struct CompleterTests {
-    let project = Project()
+    let project = replProject()
 
     func complete(_ line: String, attributes: [String] = []) throws -> LineEditor.Completion {
         Completer(registry: try project.board().registry, attributes: attributes)

@@ -1,4 +1,5 @@
 import Switchboard
+import SwitchboardConsole
 import SwitchboardREPL
 import Testing
 

@@ -1,12 +1,13 @@
 import Foundation
 import Switchboard
 import SwitchboardConsole
+import SwitchboardTestSupport
 import Testing
 @testable import SwitchboardREPL
 
 /// A session driven directly, one command line at a time, on a board over the fixture project.
 struct SessionTests {
-    let project = Project()
+    let project = replProject()
 
     @Test func getShowsTheValueAndWhereItComesFrom() throws {
         let session = try project.session()
@@ -113,7 +114,7 @@ struct SessionTests {
               app.theme changed: dark → system (default)
 
             """)
-        #expect(try project.board().snapshot.entries.allSatisfy { $0.fixed.layer == .default })
+        #expect(try project.board().snapshot.entries.allSatisfy { $0.contextFree.layer == .default })
     }
 
     @Test func listFiltersByGlobOrPrefix() throws {
@@ -266,7 +267,8 @@ struct SessionTests {
 
     @Test func editsToTheDefinitionsAreNoticedAndABrokenOneIsToldOnce() throws {
         // A board that watches its files, as the `repl` command opens it.
-        let board = try Board(directory: project.flags, options: Board.Options(environment: [:], pollInterval: nil))
+        let board = try Board(inputs: BoardInputs(directory: project.flags, environment: [:]),
+                              options: BoardOptions(pollInterval: nil))
         let session = Session(board: board, actor: "tester")
         let good = try #require(project.read("flags/app.yaml"))
         project.write("flags/app.yaml", good.replacing("default: 25", with: "default: 30"))

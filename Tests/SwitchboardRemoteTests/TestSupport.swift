@@ -32,7 +32,8 @@ final class TestProject: Sendable {
     /// A board on the project that never reads the machine's environment; without polling, changes made
     /// through it are still announced at once.
     func board() throws -> Board {
-        try Board(directory: flags, options: Board.Options(statePath: state, environment: [:], pollInterval: nil))
+        try Board(inputs: BoardInputs(directory: flags, statePath: state, environment: [:]),
+                  options: BoardOptions(pollInterval: nil))
     }
 }
 

@@ -32,9 +32,9 @@ final class TestProject: Sendable {
         environment: [String: String] = [:], polling: Duration? = nil, logger: Logger = quietLogger,
         metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance
     ) throws -> Board {
-        try Board(directory: flags, options: Board.Options(
-            statePath: state, environment: environment, pollInterval: polling, watchDefinitions: polling != nil,
-            logger: logger, metricsFactory: metricsFactory))
+        try Board(inputs: BoardInputs(directory: flags, statePath: state, environment: environment),
+                  options: BoardOptions(pollInterval: polling, watchDefinitions: polling != nil, logger: logger,
+                                        metricsFactory: metricsFactory))
     }
 
     /// Replaces a file under the project.

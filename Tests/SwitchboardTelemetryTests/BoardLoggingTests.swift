@@ -19,8 +19,9 @@ import Testing
     @Test func logsAFailedReloadWithItsDiagnosticsAndItsRecovery() throws {
         let folder = TemporaryDirectory()
         folder.write("flags/shop.yaml", shopDefinitions)
-        let board = try Board(directory: folder.file("flags"), options: Board.Options(
-            statePath: folder.file("state.json"), environment: [:], pollInterval: nil, logger: logger))
+        let board = try Board(inputs: BoardInputs(directory: folder.file("flags"),
+                                                  statePath: folder.file("state.json"), environment: [:]),
+                              options: BoardOptions(pollInterval: nil, logger: logger))
         folder.write("flags/shop.yaml", shopDefinitions.replacingOccurrences(of: "default: 20", with: "default: many"))
         board.reload()
         let errors = messages(.error)
@@ -39,8 +40,9 @@ import Testing
         let folder = TemporaryDirectory()
         folder.write("flags/shop.yaml", shopDefinitions)
         folder.write("flags/local.overrides.yaml", "overrides:\n  shop.page_size: 50\n")
-        let board = try Board(directory: folder.file("flags"), options: Board.Options(
-            statePath: folder.file("state.json"), environment: [:], pollInterval: nil, logger: logger))
+        let board = try Board(inputs: BoardInputs(directory: folder.file("flags"),
+                                                  statePath: folder.file("state.json"), environment: [:]),
+                              options: BoardOptions(pollInterval: nil, logger: logger))
         #expect(logs.entries.isEmpty)
         folder.write("flags/local.overrides.yaml", "overrides:\n  shop.page_size: 500\n")
         board.reload()

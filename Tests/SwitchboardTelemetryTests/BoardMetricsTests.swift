@@ -47,9 +47,11 @@ import Testing
         let folder = TemporaryDirectory()
         folder.write("flags/shop.yaml", shopDefinitions)
         let metrics = TestMetrics()
-        let board = try Board(directory: folder.file("flags"), options: Board.Options(
-            statePath: folder.file("state.json"), environment: [:], pollInterval: nil,
-            logger: Logger(label: "switchboard") { _ in SwiftLogNoOpLogHandler() }, metricsFactory: metrics))
+        let board = try Board(inputs: BoardInputs(directory: folder.file("flags"),
+                                                  statePath: folder.file("state.json"), environment: [:]),
+                              options: BoardOptions(pollInterval: nil,
+                                                    logger: Logger(label: "switchboard") { _ in SwiftLogNoOpLogHandler() },
+                                                    metricsFactory: metrics))
         folder.write("flags/shop.yaml", shopDefinitions.replacingOccurrences(of: "default: 20", with: "default: many"))
         board.reload()
         #expect(try metrics.expectCounter("switchboard_reload_errors_total").totalValue == 1)

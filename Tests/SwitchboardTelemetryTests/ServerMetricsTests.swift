@@ -25,8 +25,8 @@ import Testing
         // Default options: the board, and the server through it, use the bootstrapped system.
         let board = try Board(inputs: BoardInputs(
             definitions: .sources([("flags/test.yaml", "namespace: emb\nflags:\n  on: {type: bool, default: true}\n")]),
-            options: Board.Options(environment: [:], pollInterval: nil, store: InMemoryStore())),
-            options: Board.Options(environment: [:], pollInterval: nil, store: InMemoryStore()))
+            environment: [:], store: InMemoryStore()),
+            options: BoardOptions(pollInterval: nil))
         let server = FlagServer(board: board, configuration: ServerConfiguration(host: "127.0.0.1", port: 0))
         let port = try await server.start()
         do {

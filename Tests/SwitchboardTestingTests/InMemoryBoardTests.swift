@@ -99,7 +99,7 @@ import Testing
         let changes = board.changes
         try board.set("checkout.new_flow", to: true, actor: "test")
         // The first change, or nil when none comes within a generous deadline.
-        let first = await withTaskGroup(of: Board.Change?.self) { group in
+        let first = await withTaskGroup(of: ValueChange?.self) { group in
             group.addTask { for await change in changes { return change }; return nil }
             group.addTask { try? await Task.sleep(for: .seconds(30)); return nil }
             let first = await group.next() ?? nil

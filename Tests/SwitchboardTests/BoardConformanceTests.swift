@@ -83,9 +83,8 @@ struct BoardConformanceTests {
         let bytes = try FlagdConformanceTests.read(run.flags)
         directory.write("flags/" + run.fileName, String(decoding: bytes, as: UTF8.self))
         let boards = try [FractionalAlgorithm.v3, .v2].map { algorithm in
-            var options = Board.Options(environment: [:], pollInterval: nil)
-            options.fractionalAlgorithm = algorithm
-            return try Board(directory: directory.path + "/flags", options: options)
+            try Board(inputs: BoardInputs(directory: directory.path + "/flags", environment: [:]),
+                      options: BoardOptions(pollInterval: nil, fractionalAlgorithm: algorithm))
         }
         let rows = try #require(try Value(jsonBytes: try FlagdConformanceTests.read(run.cases)).listValue)
         var ran = 0

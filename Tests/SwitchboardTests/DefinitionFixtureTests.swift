@@ -6,27 +6,8 @@ import SwitchboardTestSupport
 
 /// The fixture corpus: every valid file loads cleanly; every invalid file gets its diagnostic at the exact place.
 struct DefinitionFixtureTests {
-    struct Expectation: Decodable, Sendable, CustomTestStringConvertible {
-        var file = ""
-        let line: Int
-        let column: Int
-        /// A part of the rendered diagnostic (message or hint) that `.ci/check-schema.py` also reads.
-        let contains: String
-        /// The exact message.
-        let message: String
-        var testDescription: String { file }
-
-        private enum CodingKeys: String, CodingKey { case line, column, contains, message }
-    }
-
-    static let invalid: [Expectation] = {
-        let data = try! Data(contentsOf: fixtures.root.appendingPathComponent("invalid/expectations.json"))
-        return try! JSONDecoder().decode([String: Expectation].self, from: data).map { name, expectation in
-            var expectation = expectation
-            expectation.file = name
-            return expectation
-        }.sorted { $0.file < $1.file }
-    }()
+    static let invalid = DiagnosticExpectation.load(
+        from: fixtures.root.appendingPathComponent("invalid/expectations.json"))
 
     static let valid: [String] = try! FileManager.default
         .contentsOfDirectory(atPath: fixtures.root.appendingPathComponent("valid").path)
@@ -60,7 +41,7 @@ struct DefinitionFixtureTests {
     }
 
     @Test(arguments: invalid)
-    func invalidFixtureIsReportedAtItsNode(_ expectation: Expectation) throws {
+    func invalidFixtureIsReportedAtItsNode(_ expectation: DiagnosticExpectation) throws {
         let report = DefinitionLoader.load(
             sources: [(expectation.file, try fixtures.bytes("invalid/" + expectation.file))], today: Self.today)
         #expect(report.errors.count == 1, "\(report.errors)")

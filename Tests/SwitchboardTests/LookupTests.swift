@@ -7,29 +7,27 @@ struct LookupTests {
     enum Theme: String, FlagValue { case system, light, dark }
 
     @Test func missingKeyGivesTheDefaultWithFlagNotFound() throws {
-        let (directory, flags) = makeProject()
-        let board = try openBoard(flags)
+        let project = makeProject()
+        let board = try openBoard(project.flags)
         #expect(board.bool("app.nope", default: true))
         let details = board.details("app.nope", as: Bool.self, default: true)
         #expect(details.value == true)
         #expect(details.reason == .error)
         #expect(details.errorCode == .flagNotFound)
-        _ = directory
     }
 
     @Test func wrongTypeGivesTheDefaultWithTypeMismatch() throws {
-        let (directory, flags) = makeProject()
-        let board = try openBoard(flags)
+        let project = makeProject()
+        let board = try openBoard(project.flags)
         #expect(board.string("app.new_flow", default: "x") == "x")
         let details = board.details("app.new_flow", as: String.self, default: "x")
         #expect(details.errorCode == .typeMismatch)
         #expect(details.errorMessage == "app.new_flow is a bool, not a string")
-        _ = directory
     }
 
     @Test func typedKeysAndEnums() throws {
-        let (directory, flags) = makeProject()
-        let board = try openBoard(flags)
+        let project = makeProject()
+        let board = try openBoard(project.flags)
         #expect(board.value(FlagKey("app.theme", default: Theme.dark)) == .system)
         #expect(board.value(FlagKey("app.upload.max_mb", default: 1)) == 25)
         #expect(board.value(FlagKey("app.ratio", default: 0.0)) == 0.5)
@@ -38,22 +36,20 @@ struct LookupTests {
         #expect(details.variant == "control")
         #expect(details.reason == .static)
         #expect(details.layer == .default)
-        _ = directory
     }
 
     @Test func enumWithoutTheCaseFallsBackToTheDefault() throws {
         enum Narrow: String, FlagValue { case light }
-        let (directory, flags) = makeProject()
-        let board = try openBoard(flags)
+        let project = makeProject()
+        let board = try openBoard(project.flags)
         let details = board.details(FlagKey("app.theme", default: Narrow.light))
         #expect(details.value == .light)
         #expect(details.errorCode == .typeMismatch)
-        _ = directory
     }
 
     @Test func setRefusesValuesThatDoNotFitAndWritesNothing() throws {
-        let (directory, flags) = makeProject()
-        let board = try openBoard(flags)
+        let project = makeProject()
+        let board = try openBoard(project.flags)
         #expect(throws: Board.SetError.self) { try board.set("app.upload.max_mb", to: 0, actor: "t") }
         #expect(throws: Board.SetError.self) { try board.set("app.theme", to: "purple", actor: "t") }
         #expect(throws: Board.SetError.self) { try board.set("app.new_flow", text: "yes", actor: "t") }
@@ -67,28 +63,25 @@ struct LookupTests {
                 + "nothing was written\n"
                 + "  hint: allowed values: system, light, dark")
         }
-        _ = directory
     }
 
     @Test func variantFlagsTakeAVariantNameOrValue() throws {
-        let (directory, flags) = makeProject()
-        let board = try openBoard(flags)
+        let project = makeProject()
+        let board = try openBoard(project.flags)
         try board.set("app.color", text: "treatment", actor: "t")
         #expect(board.resolve("app.color").value == "green")
         try board.set("app.color", text: "blue", actor: "t")
         #expect(board.resolve("app.color").variant == "control")
-        _ = directory
     }
 
     @Test func unknownKeySuggestsNearKeys() throws {
-        let (directory, flags) = makeProject()
-        let board = try openBoard(flags)
+        let project = makeProject()
+        let board = try openBoard(project.flags)
         do {
             try board.set("app.new_flw", to: true, actor: "t")
         } catch {
             #expect(error.description == "unknown key 'app.new_flw'\n  hint: did you mean 'app.new_flow'?")
         }
-        _ = directory
     }
 }
 

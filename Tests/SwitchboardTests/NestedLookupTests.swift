@@ -30,8 +30,8 @@ struct NestedLookupTests {
     }
 
     @Test func aConversionThatWritesAndLooksUpAgainSeesTheNewValue() throws {
-        let (directory, flags) = makeProject()
-        let board = try openBoard(flags)
+        let project = makeProject()
+        let board = try openBoard(project.flags)
         let key = FlagKey("app.color", default: Echo(text: "none"))
         // The thread now holds the current snapshot, so the outer lookups below take the fast path.
         #expect(board.string("app.color", default: "") == "blue")
@@ -42,11 +42,10 @@ struct NestedLookupTests {
         }
         #expect(board.bool("app.new_flow", default: true) == false)
         #expect(board.string("app.color", default: "") == "blue")
-        _ = directory
     }
 
     @Test func aTargetedValueThroughATypedKey() throws {
-        let (directory, flags) = makeProject(definitions: """
+        let project = makeProject(definitions: """
             namespace: app
             flags:
               anonymous:
@@ -56,9 +55,8 @@ struct NestedLookupTests {
                   - when: [{ attribute: country, exists: false }]
                     serve: true
             """)
-        let board = try openBoard(flags)
+        let board = try openBoard(project.flags)
         #expect(board.value(FlagKey("app.anonymous", default: false)) == true)
         #expect(board.value(FlagKey("app.anonymous", default: false), context: EvaluationContext(attributes: ["country": "DE"])) == false)
-        _ = directory
     }
 }

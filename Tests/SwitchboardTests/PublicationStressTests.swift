@@ -24,7 +24,7 @@ import Testing
         """
 
     /// A cell and a way to publish a snapshot in which both keys of the pair hold `n`.
-    private static func makeCell() throws -> (SnapshotCell, @Sendable (Int) -> Void, Int, Int) {
+    private static func makeCell() throws -> (SnapshotCell<Snapshot>, @Sendable (Int) -> Void, Int, Int) {
         let registry = DefinitionLoader.load(sources: [("flags/a.yaml", Array(definitions.utf8))]).registry
         let first = Snapshot(registry: registry)
         let cell = SnapshotCell(first)
@@ -55,7 +55,7 @@ import Testing
                         while !counters.done.load(ordering: .acquiring) {
                             let (x, y, text) = cell.read { snapshot in
                                 (snapshot.value(at: a, context: .empty), snapshot.value(at: b, context: .empty),
-                                 snapshot.entry("text")?.fixed.value)
+                                 snapshot.entry("text")?.contextFree.value)
                             }
                             if x != y || text == nil { counters.torn.add(1, ordering: .relaxed) }
                             counters.reads.add(1, ordering: .relaxed)
@@ -87,7 +87,7 @@ import Testing
                 paused.signal()
                 resume.wait()
                 // Thousands of publications later, the snapshot this lookup holds is still whole.
-                seen.withLock { $0 = (before, snapshot.entry("text")?.fixed.value) }
+                seen.withLock { $0 = (before, snapshot.entry("text")?.contextFree.value) }
             }
             paused.signal()
         }

@@ -6,14 +6,14 @@ import SwitchboardTestSupport
 /// The runtime store: persistence, audit log, corrupt files, orphans and renamed keys.
 struct RuntimeStoreTests {
     /// The overrides persisted in the project's store, as another process reads them.
-    func stored(_ directory: TemporaryDirectory) throws -> [String: StoredOverride] {
-        try FileStore(path: directory.file(".switchboard/overrides.json")).read().entries
+    func stored(_ project: TestProject) throws -> [String: StoredOverride] {
+        try FileStore(path: project.file(".switchboard/overrides.json")).read().entries
     }
 
     @Test func overridesPersistAcrossBoards() throws {
-        let (directory, flags) = makeProject()
-        try openBoard(flags).set("app.new_flow", to: true, actor: "alice")
-        let again = try openBoard(flags)
+        let project = makeProject()
+        try openBoard(project.flags).set("app.new_flow", to: true, actor: "alice")
+        let again = try openBoard(project.flags)
         #expect(again.bool("app.new_flow", default: false))
         let explanation = try #require(again.explain("app.new_flow"))
         guard case .winner = explanation.steps[0].status else {
@@ -21,12 +21,12 @@ struct RuntimeStoreTests {
             return
         }
         #expect(explanation.steps[0].origin?.hasPrefix("set by alice at 20") == true)
-        #expect(try stored(directory)["app.new_flow"]?.value == .bool(true))
+        #expect(try stored(project)["app.new_flow"]?.value == .bool(true))
     }
 
     @Test func auditLogRecordsEveryChange() throws {
-        let (directory, flags) = makeProject()
-        let board = try openBoard(flags)
+        let project = makeProject()
+        let board = try openBoard(project.flags)
         try board.set("app.upload.max_mb", to: 100, actor: "alice")
         try board.set("app.upload.max_mb", to: 200, actor: "bob")
         try board.set("app.upload.max_mb", to: 200, actor: "bob")  // no change, no record
@@ -36,60 +36,62 @@ struct RuntimeStoreTests {
         #expect(log.map(\.old) == [nil, .int(100), .int(200)])
         #expect(log.map(\.new) == [.int(100), .int(200), nil])
         #expect(log.allSatisfy { $0.key == "app.upload.max_mb" && $0.time.hasSuffix("Z") })
-        let lines = try #require(directory.read(".switchboard/audit.jsonl")).split(separator: "\n")
+        let lines = try #require(project.read(".switchboard/audit.jsonl")).split(separator: "\n")
         #expect(lines.count == 3)
         #expect(lines[0].contains("\"actor\":\"alice\""))
     }
 
     @Test func corruptStoreIsReportedAndNeverOverwritten() throws {
-        let (directory, flags) = makeProject()
+        let project = makeProject()
         let garbage = "{\"overrides\": {\"app.new_flow\": {\"value\": tru"
-        directory.write(".switchboard/overrides.json", garbage)
-        let board = try openBoard(flags)
+        project.write(".switchboard/overrides.json", garbage)
+        let board = try openBoard(project.flags)
         let problem = try #require(board.storeProblem)
         #expect(problem.message.contains("is corrupt"))
         #expect(problem.hint?.contains("left as it is") == true)
         #expect(board.bool("app.new_flow", default: true) == false)
         #expect(throws: Board.SetError.self) { try board.set("app.new_flow", to: true, actor: "t") }
         #expect(throws: Board.SetError.self) { try board.resetAll(actor: "t") }
-        #expect(directory.read(".switchboard/overrides.json") == garbage)
+        #expect(project.read(".switchboard/overrides.json") == garbage)
     }
 
     @Test func orphanedOverridesAreKeptAndReported() throws {
-        let (directory, flags) = makeProject()
-        try openBoard(flags).set("app.stress.a", to: 3, actor: "t")
-        directory.write("flags/app.yaml", sampleDefinitions.replacingOccurrences(of: "stress.a:", with: "stress.c:"))
-        let board = try openBoard(flags)
+        let project = makeProject()
+        try openBoard(project.flags).set("app.stress.a", to: 3, actor: "t")
+        project.write("flags/app.yaml", sampleDefinitions.replacingOccurrences(of: "stress.a:", with: "stress.c:"))
+        let board = try openBoard(project.flags)
         #expect(board.snapshot.orphans["app.stress.a"]?.value == .int(3))
         #expect(board.diagnostics.contains { $0.message == "runtime override of app.stress.a is orphaned: no definition has this key" })
         try board.set("app.new_flow", to: true, actor: "t")
-        #expect(try stored(directory)["app.stress.a"] != nil)
+        #expect(try stored(project)["app.stress.a"] != nil)
         try board.reset("app.stress.a", actor: "t")
-        #expect(try stored(directory)["app.stress.a"] == nil)
+        #expect(try stored(project)["app.stress.a"] == nil)
     }
 
     @Test func renamedKeysKeepTheirOverrides() throws {
-        let (directory, flags) = makeProject()
-        directory.write(".switchboard/overrides.json", """
+        let project = makeProject()
+        project.write(".switchboard/overrides.json", """
             {"version": 1, "overrides": {"app.quick_pay": {"value": true, "actor": "old", "time": "2026-01-01T00:00:00Z"}}}
             """)
-        let board = try openBoard(flags)
+        let board = try openBoard(project.flags)
         #expect(board.bool("app.express_pay", default: false))
         #expect(board.snapshot.orphans.isEmpty)
         let origin = board.explain("app.express_pay")?.steps[0].origin
         #expect(origin == "set by old at 2026-01-01T00:00:00Z (file) (stored as app.quick_pay, renamed)")
         try board.set("app.express_pay", to: false, actor: "t")
-        #expect(try stored(directory).keys.sorted() == ["app.express_pay"])
+        #expect(try stored(project).keys.sorted() == ["app.express_pay"])
     }
 
     @Test func statePathCanBeChosen() throws {
-        let (directory, flags) = makeProject()
-        let board = try Board(directory: flags, options: .init(
-            statePath: directory.path + "/elsewhere/state.json", environment: [:], pollInterval: nil))
+        let project = makeProject()
+        let board = try Board(inputs: BoardInputs(directory: project.flags,
+                                                  statePath: project.path + "/elsewhere/state.json", environment: [:]),
+                              options: BoardOptions(pollInterval: nil))
         try board.set("app.new_flow", to: true, actor: "t")
-        #expect(directory.read("elsewhere/state.json") != nil)
-        let viaEnvironment = try Board(directory: flags, options: .init(
-            environment: ["SWITCHBOARD_STATE": directory.path + "/elsewhere/state.json"], pollInterval: nil))
+        #expect(project.read("elsewhere/state.json") != nil)
+        let viaEnvironment = try Board(inputs: BoardInputs(directory: project.flags,
+                                                           environment: ["SWITCHBOARD_STATE": project.path + "/elsewhere/state.json"]),
+                                       options: BoardOptions(pollInterval: nil))
         #expect(viaEnvironment.bool("app.new_flow", default: false))
     }
 }

@@ -30,15 +30,14 @@ import Testing
         """
 
     @Test func aRuntimeWriteKeepsTheCompiledDefinitions() throws {
-        let (directory, flags) = makeProject(definitions: Self.definitions)
-        _ = directory
-        let board = try openBoard(flags)
+        let project = makeProject(definitions: Self.definitions)
+        let board = try openBoard(project.flags)
         let before = board.snapshot
         try board.set("plain", to: 2, actor: "test")
         let after = board.snapshot
         #expect(after.definitions === before.definitions)
         #expect(after.revision == before.revision + 1)
-        #expect(after.entry("plain")?.fixed.value == .int(2))
+        #expect(after.entry("plain")?.contextFree.value == .int(2))
         // Entries the write did not touch are the same objects.
         #expect(after.entry("renamed") === before.entry("renamed"))
         board.reload()
@@ -46,9 +45,8 @@ import Testing
     }
 
     @Test func theIncrementalPathResolvesAsAFullRebuild() throws {
-        let (directory, flags) = makeProject(definitions: Self.definitions)
-        _ = directory
-        let board = try openBoard(flags)
+        let project = makeProject(definitions: Self.definitions)
+        let board = try openBoard(project.flags)
         let writes: [(String, Value?)] = [("gate", true), ("plain", 9), ("old.name", 7), ("renamed", 8),
                                           ("renamed", nil), ("gate", nil), ("orphan.key", 1)]
         for (key, value) in writes {
@@ -68,7 +66,7 @@ import Testing
                                 revision: 0)
             for position in full.entries.indices {
                 let (a, b) = (incremental.entries[position], full.entries[position])
-                #expect(a.fixed == b.fixed, "\(a.definition.key) after \(key)")
+                #expect(a.contextFree == b.contextFree, "\(a.definition.key) after \(key)")
                 #expect(a.overrides == b.overrides, "\(a.definition.key) after \(key)")
                 #expect(a.isDynamic == b.isDynamic)
             }
@@ -78,9 +76,8 @@ import Testing
     }
 
     @Test func aPrerequisiteWriteChangesTheDependentsValue() throws {
-        let (directory, flags) = makeProject(definitions: Self.definitions)
-        _ = directory
-        let board = try openBoard(flags)
+        let project = makeProject(definitions: Self.definitions)
+        let board = try openBoard(project.flags)
         let pro = EvaluationContext(targetingKey: "u", attributes: ["plan": "pro"])
         #expect(board.string("gated", default: "?", context: pro) == "closed")
         try board.set("gate", to: true, actor: "test")
@@ -88,13 +85,13 @@ import Testing
     }
 
     @Test func anEditOfOnlyTargetingIsAChange() throws {
-        let (directory, flags) = makeProject(definitions: Self.definitions)
-        let board = try openBoard(flags)
-        let seen = Locked<[Board.Change]>([])
+        let project = makeProject(definitions: Self.definitions)
+        let board = try openBoard(project.flags)
+        let seen = Locked<[ValueChange]>([])
         let subscription = board.subscribe { event in
             if case .published(let publication) = event { seen.withLock { $0 += publication.changes } }
         }
-        directory.write("flags/app.yaml",
+        project.write("flags/app.yaml",
                         Self.definitions.replacingOccurrences(of: "equals: pro", with: "equals: team"))
         let report = board.reload()
         #expect(!report.hasErrors)
@@ -108,10 +105,9 @@ import Testing
     }
 
     @Test func anUnchangedReloadIsNoChange() throws {
-        let (directory, flags) = makeProject(definitions: Self.definitions)
-        _ = directory
-        let board = try openBoard(flags)
-        let seen = Locked<[Board.Change]>([])
+        let project = makeProject(definitions: Self.definitions)
+        let board = try openBoard(project.flags)
+        let seen = Locked<[ValueChange]>([])
         let subscription = board.subscribe { event in
             if case .published(let publication) = event { seen.withLock { $0 += publication.changes } }
         }

@@ -64,9 +64,9 @@ struct TargetingRulesTests {
             rollout: [{ value: a, weight: 1 }, { value: b, weight: 1 }]
         """
 
-    func board() throws -> (TemporaryDirectory, Board) {
-        let (directory, flags) = makeProject(definitions: Self.definitions)
-        return (directory, try openBoard(flags))
+    func board() throws -> (TestProject, Board) {
+        let project = makeProject(definitions: Self.definitions)
+        return (project, try openBoard(project.flags))
     }
 
     func context(_ attributes: [String: Value], key: String? = nil) -> EvaluationContext {
@@ -74,18 +74,17 @@ struct TargetingRulesTests {
     }
 
     @Test func firstMatchingRuleWins() throws {
-        let (directory, board) = try board()
+        let (_, board) = try board()
         #expect(board.resolve("t.ranking", context: context(["email": "a@example.com", "country": "XX"])).value == true)
         let embargo = board.resolve("t.ranking", context: context(["country": "XX"]))
         #expect(embargo.value == false)
         #expect(embargo.reason == .targetingMatch)
         let nobody = board.resolve("t.ranking")
         #expect(nobody.value == false && nobody.reason == .default)
-        _ = directory
     }
 
     @Test func rolloutIsStickyAndSplits() throws {
-        let (directory, board) = try board()
+        let (_, board) = try board()
         var trues = 0
         for user in 0..<400 {
             let ctx = context(["plan": "pro"], key: "user-\(user)")
@@ -94,11 +93,10 @@ struct TargetingRulesTests {
             if first == true { trues += 1 }
         }
         #expect((140...260).contains(trues), "50% split gave \(trues) of 400")
-        _ = directory
     }
 
     @Test func operators() throws {
-        let (directory, board) = try board()
+        let (_, board) = try board()
         let cases: [([String: Value], Int)] = [
             (["agent": "Mozilla Mobile Safari"], 10),
             (["version": "2.3.0", "age": 3], 50),
@@ -113,49 +111,43 @@ struct TargetingRulesTests {
         for (attributes, expected) in cases {
             #expect(board.int("t.size", default: -1, context: context(attributes)) == expected, "\(attributes)")
         }
-        _ = directory
     }
 
     @Test func prerequisiteGatesTheRules() throws {
-        let (directory, board) = try board()
+        let (_, board) = try board()
         #expect(board.resolve("t.layout", context: context(["device": "tablet"])).value == "list")
         let both = board.resolve("t.layout", context: context(["device": "tablet", "email": "b@example.com"]))
         #expect(both.value == "grid" && both.variant == "grid")
         let explanation = try #require(board.explain("t.layout", context: context(["device": "tablet"])))
         #expect(explanation.targeting == "prerequisite t.ranking = true not met; default served")
-        _ = directory
     }
 
     @Test func killSwitchServesTheDefaultAsDisabled() throws {
-        let (directory, board) = try board()
+        let (_, board) = try board()
         let resolution = board.resolve("t.spellcheck")
         #expect(resolution.value == true && resolution.reason == .disabled)
-        _ = directory
     }
 
     @Test func overridesStillWinOverTargeting() throws {
-        let (directory, board) = try board()
+        let (_, board) = try board()
         try board.set("t.ranking", to: false, actor: "t")
         let resolution = board.resolve("t.ranking", context: context(["email": "a@example.com"]))
         #expect(resolution.value == false && resolution.layer == .runtime)
-        _ = directory
     }
 
     @Test func jsonLogicBlockChoosesAVariant() throws {
-        let (directory, board) = try board()
+        let (_, board) = try board()
         #expect(board.string("t.color", default: "", context: context(["locale": "de-AT"])) == "#00f")
         #expect(board.string("t.color", default: "") == "#ff0")
-        _ = directory
     }
 
     @Test func explainNamesTheRuleSegmentAndBucket() throws {
-        let (directory, board) = try board()
+        let (_, board) = try board()
         let staff = try #require(board.explain("t.ranking", context: context(["email": "a@example.com"])))
         #expect(staff.targeting == "rule 1 'staff' (segment staff) matched → true")
         let split = try #require(board.explain("t.split", context: context([:], key: "user-1")))
         #expect(split.targeting?.hasPrefix("rollout bucket ") == true)
         #expect(split.targeting?.contains("(weight 1 of 2)") == true)
-        _ = directory
     }
 
     func errors(_ yaml: String) -> [String] {

@@ -28,15 +28,16 @@ struct TypedLookupPathTests {
 
     @Test("the typed path gives the resolution's value for every definition and context")
     func sameAsResolution() throws {
-        let (directory, flags) = makeProject(definitions: TargetingRulesTests.definitions)
+        let project = makeProject(definitions: TargetingRulesTests.definitions)
         let testbed = FlagdConformanceTests.testbed.appendingPathComponent("flags")
-        // flagd's main test file, and the ones for disabled flags, edge cases and shared evaluators (the others repeat
+        // flagd's main test file, and the ones for disabled project.flags, edge cases and shared evaluators (the others repeat
         // its keys, which one directory cannot hold twice).
         for name in ["testing-flags.json", "disabled-flags.json", "edge-case-flags.json", "evaluator-refs.json"] {
             let text = try String(contentsOf: testbed.appendingPathComponent(name), encoding: .utf8)
-            directory.write("flags/testbed/\(name.dropLast(5)).flagd.json", text)
+            project.write("flags/testbed/\(name.dropLast(5)).flagd.json", text)
         }
-        let board = try Board(directory: flags, options: Board.Options(environment: [:], pollInterval: nil))
+        let board = try Board(inputs: BoardInputs(directory: project.flags, environment: [:]),
+                              options: BoardOptions(pollInterval: nil))
         let snapshot = board.snapshot
         #expect(snapshot.registry.count > 40)
         var dynamic = 0

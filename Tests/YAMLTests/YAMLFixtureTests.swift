@@ -1,33 +1,16 @@
 import Foundation
 import Testing
+import SwitchboardTestSupport
 import YAML
 
 /// Each broken file in Fixtures/ is reported at the exact line and column, with libyaml's problem and context.
 struct YAMLFixtureTests {
-    struct Expectation: Decodable, Sendable, CustomTestStringConvertible {
-        var file = ""
-        let line: Int
-        let column: Int
-        let contains: String
-        var testDescription: String { file }
-
-        private enum CodingKeys: String, CodingKey { case line, column, contains }
-    }
-
     static let fixtures = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!
 
-    static let expectations: [Expectation] = {
-        let data = try! Data(contentsOf: fixtures.appendingPathComponent("expectations.json"))
-        let table = try! JSONDecoder().decode([String: Expectation].self, from: data)
-        return table.map { name, expectation in
-            var expectation = expectation
-            expectation.file = name
-            return expectation
-        }.sorted { $0.file < $1.file }
-    }()
+    static let expectations = DiagnosticExpectation.load(from: fixtures.appendingPathComponent("expectations.json"))
 
     @Test(arguments: expectations)
-    func reportsProblemAtExactPosition(_ expectation: Expectation) throws {
+    func reportsProblemAtExactPosition(_ expectation: DiagnosticExpectation) throws {
         let bytes = try [UInt8](Data(contentsOf: Self.fixtures.appendingPathComponent(expectation.file)))
         let document = YAMLParser.parse(bytes, file: expectation.file)
         let problem = try #require(document.problems.first)

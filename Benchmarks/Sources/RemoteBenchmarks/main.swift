@@ -33,8 +33,9 @@ var yaml = "namespace: bench\nflags:\n"
 for i in 0..<1000 { yaml += "  flag_\(i):\n    type: bool\n    default: \(i % 2 == 0)\n" }
 yaml += "preferences:\n  counter:\n    type: int\n    default: 0\n"
 try yaml.write(toFile: directory + "/flags/bench.yaml", atomically: true, encoding: .utf8)
-let board = try Board(directory: directory + "/flags", options: .init(
-    statePath: directory + "/state.json", environment: [:], pollInterval: nil))
+let board = try Board(inputs: BoardInputs(directory: directory + "/flags",
+                                          statePath: directory + "/state.json", environment: [:]),
+                      options: BoardOptions(pollInterval: nil))
 
 let server = FlagServer(board: board, configuration: ServerConfiguration(
     host: "127.0.0.1", port: 0, adminToken: AccessToken("bench-admin")))

@@ -162,8 +162,8 @@ func makeBoard(
     var yaml = "namespace: bench\nflags:\n"
     for i in 0..<count { yaml += "  flag_\(i):\n    type: bool\n    default: \(i % 2 == 0)\n" }
     try (yaml + extra).write(toFile: directory + "/flags/bench.yaml", atomically: true, encoding: .utf8)
-    let board = try Board(directory: directory + "/flags", options: .init(
-        environment: [:], pollInterval: nil, evaluationEvents: evaluationEvents))
+    let board = try Board(inputs: BoardInputs(directory: directory + "/flags", environment: [:]),
+                          options: BoardOptions(pollInterval: nil, evaluationEvents: evaluationEvents))
     return (board, directory)
 }
 

@@ -1,5 +1,5 @@
 import FuzzSupport
-import Switchboard
+@testable import Switchboard
 
 /// A fixed day, so an input that crashes crashes again.
 let today = Day(year: 2026, month: 6, day: 1)

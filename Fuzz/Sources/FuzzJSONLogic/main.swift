@@ -1,5 +1,5 @@
 import FuzzSupport
-import Switchboard
+@testable import Switchboard
 
 /// Contexts made from the input's bytes: a targeting key and attributes of every JSON type, so rules that
 /// compare, bucket and look up variables meet values of the wrong type as well as the right one.

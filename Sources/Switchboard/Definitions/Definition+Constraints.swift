@@ -1,23 +1,22 @@
-/// Why a value does not fit a definition.
-public struct ValueProblem: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What is wrong: "expected an int, found a string".
-    public var message: String
-    /// How to fix it: "allowed values: newest_first, oldest_first".
-    public var hint: String?
-
-    /// Creates a problem.
-    public init(_ message: String, hint: String? = nil) {
-        self.message = message
-        self.hint = hint
-    }
-
-    /// The message, with the hint after a semicolon.
-    public var description: String {
-        hint.map { "\(message); \($0)" } ?? message
-    }
-}
 
 extension Definition {
+    /// Whether a value fits this definition, and the value as it is stored and served: an int widened to a double
+    /// for a `double` definition, then checked for its type, a finite number and the constraints. The one test
+    /// every write (``Board/set(_:to:actor:expectedVersion:)``, the admin API, the REPL, the console) and every
+    /// override layer applies.
+    public func fit(_ value: Value) -> Result<Value, ValueProblem> {
+        let value = type.widening(value)
+        if let problem = problem(with: value) { return .failure(problem) }
+        return .success(value)
+    }
+
+    /// Whether text typed by someone (a command line, the REPL, the console) fits this definition: a variant's name
+    /// for a variant flag, or text parsed by the type (``Value/parse(_:as:)``), then ``fit(_:)``.
+    public func fit(text: String) -> Result<Value, ValueProblem> {
+        if let value = value(ofVariant: text), variant(for: .string(text)) == nil { return fit(value) }
+        return Value.parse(text, as: type).flatMap(fit)
+    }
+
     /// Checks that a value has this definition's type and meets its constraints (`values`, variants, `min`,
     /// `max`, `pattern`). Returns `nil` when it fits.
     public func problem(with value: Value) -> ValueProblem? {
@@ -96,6 +95,13 @@ extension Definition {
 }
 
 extension ValueType {
+    /// The value as this type holds it: an int as a double for `double`, anything else as it is. The one place
+    /// integers widen (YAML and JSON write `2` for the double 2.0).
+    public func widening(_ value: Value) -> Value {
+        if self == .double, case .int(let int) = value { return .double(Double(int)) }
+        return value
+    }
+
     /// "a bool", "an int", ...
     public var withArticle: String {
         self == .int || self == .object ? "an \(rawValue)" : "a \(rawValue)"

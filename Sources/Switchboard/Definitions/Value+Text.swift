@@ -1,17 +1,23 @@
-public import YAML
+import YAML
 
 extension Value {
+    /// A YAML scalar's value by the core schema: `null`, `true`/`false`, integers and doubles typed, anything else
+    /// its text.
+    init(scalar: Scalar) {
+        switch scalar.value {
+        case .null: self = .null
+        case .bool(let value): self = .bool(value)
+        case .int(let value): self = .int(value)
+        case .double(let value): self = .double(value)
+        case .string: self = .string(scalar.text)
+        }
+    }
+
     /// Converts a YAML node to a value by the core schema: scalars typed, sequences to lists, mappings to objects.
-    public init(node: Node) {
+    init(node: Node) {
         switch node.content {
         case .scalar(let scalar):
-            switch scalar.value {
-            case .null: self = .null
-            case .bool(let value): self = .bool(value)
-            case .int(let value): self = .int(value)
-            case .double(let value): self = .double(value)
-            case .string: self = .string(scalar.text)
-            }
+            self.init(scalar: scalar)
         case .sequence(let items):
             self = .list(items.map(Value.init(node:)))
         case .mapping(let pairs):
@@ -22,19 +28,32 @@ extension Value {
         }
     }
 
+    /// Text typed as YAML types a plain (unquoted) scalar: `true`, `42`, `1.5` and `null` are those values,
+    /// anything else is the text. What `--context plan=42` and the REPL's `context` command read.
+    public init(plainText text: String) {
+        self.init(scalar: Scalar(text: text, style: .plain))
+    }
+
     /// Converts a YAML node to a value of a declared type. A `string` keeps any scalar's text exactly as
     /// written (`yes`, `1.10`, `0x1F`); a `double` widens integers. Returns the problem when the node does
     /// not have the type.
-    public static func from(_ node: Node, as type: ValueType) -> Result<Value, ValueProblem> {
-        if type == .string, let scalar = node.scalar {
-            if case .null = scalar.value, scalar.style == .plain {
-                return .failure(ValueProblem("expected a string, found null",
-                                             hint: "quote it (\"\(scalar.text)\") to mean the text"))
-            }
-            return .success(.string(scalar.text))
+    static func from(_ node: Node, as type: ValueType) -> Result<Value, ValueProblem> {
+        if let scalar = node.scalar { return from(scalar, as: type) }
+        return typed(Value(node: node), as: type)
+    }
+
+    /// Converts a scalar to a value of a declared type, as ``from(_:as:)`` converts a node.
+    static func from(_ scalar: Scalar, as type: ValueType) -> Result<Value, ValueProblem> {
+        guard type == .string else { return typed(Value(scalar: scalar), as: type) }
+        if case .null = scalar.value, scalar.style == .plain {
+            return .failure(ValueProblem("expected a string, found null",
+                                         hint: "quote it (\"\(scalar.text)\") to mean the text"))
         }
-        var value = Value(node: node)
-        if type == .double, case .int(let int) = value { value = .double(Double(int)) }
+        return .success(.string(scalar.text))
+    }
+
+    private static func typed(_ value: Value, as type: ValueType) -> Result<Value, ValueProblem> {
+        let value = type.widening(value)
         if let problem = Definition.typeProblem(value, expected: type) { return .failure(problem) }
         return .success(value)
     }
@@ -45,18 +64,14 @@ extension Value {
     public static func parse(_ text: String, as type: ValueType) -> Result<Value, ValueProblem> {
         if type == .string { return .success(.string(text)) }
         let trimmed = text.trimmingWhitespace
-        if type == .list || type == .object {
-            let document = YAMLParser.parse(Array(trimmed.utf8), file: "value")
-            guard let root = document.root, document.problems.isEmpty else {
-                let detail = document.problems.first?.message ?? "empty value"
-                return .failure(ValueProblem("expected \(type.withArticle) in JSON syntax: \(detail)",
-                                             hint: type == .list ? "example: [1, 2, 3]" : "example: {\"a\": 1}"))
-            }
-            return from(root, as: type)
+        guard type == .list || type == .object else { return from(Scalar(text: trimmed, style: .plain), as: type) }
+        let document = YAMLParser.parse(Array(trimmed.utf8), file: "value")
+        guard let root = document.root, document.problems.isEmpty else {
+            let detail = document.problems.first?.message ?? "empty value"
+            return .failure(ValueProblem("expected \(type.withArticle) in JSON syntax: \(detail)",
+                                         hint: type == .list ? "example: [1, 2, 3]" : "example: {\"a\": 1}"))
         }
-        let scalar = Scalar(text: trimmed, style: .plain)
-        let node = Node(.scalar(scalar), location: SourceLocation(file: "value", line: 1, column: 1))
-        return from(node, as: type)
+        return from(root, as: type)
     }
 }
 

@@ -40,7 +40,7 @@ extension Explanation {
     }
 }
 
-extension Snapshot.Entry {
+extension Snapshot.KeyState {
     /// The entry as JSON for `list --json`, with its resolution for the context listed.
     public func jsonValue(resolution: Resolution) -> Value {
         let definition = self.definition

@@ -1,3 +1,6 @@
+import Locking
+import Logging
+
 /// What every board answers: typed lookups that never throw, their details, and a stream of changes.
 ///
 /// ``Board`` reads local definitions; `RemoteBoard` (in `SwitchboardRemote`) reads an OFREP server. Code that
@@ -22,7 +25,13 @@ public protocol FlagReader: Sendable {
     ) -> Details<T>
 
     /// Every change to a value from now on. Each access makes a new stream.
-    var changes: AsyncStream<Board.Change> { get }
+    var changes: AsyncStream<ValueChange> { get }
+
+    /// Calls `onChange` after each change that may have changed `key`'s value (a write here or in another
+    /// process, an edit to the definitions or an override file, a reload, a server's answer), and after no other,
+    /// until the subscription is cancelled or released. It runs on the thread that made the change and must not
+    /// block. ``updates(of:)`` and ``BoardModel`` are built on it.
+    func observe(_ key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeSubscription
 }
 
 extension FlagReader {
@@ -59,32 +68,84 @@ extension FlagReader {
     /// A string, or `defaultValue`.
     @inlinable
     public func string(_ key: String, default defaultValue: String) -> String { value(key, default: defaultValue) }
-}
 
-extension Board: FlagReader {}
+    /// A list, or `defaultValue`.
+    @inlinable
+    public func list(_ key: String, default defaultValue: [Value]) -> [Value] { value(key, default: defaultValue) }
 
-extension Details {
-    /// Creates the details of a lookup; boards other than ``Board`` build theirs with it.
-    public init(
-        of key: String, value: T, variant: String? = nil, reason: Reason, layer: Layer? = nil,
-        errorCode: ErrorCode? = nil, errorMessage: String? = nil
-    ) {
-        self.key = key
-        self.value = value
-        self.variant = variant
-        self.reason = reason
-        self.layer = layer
-        self.errorCode = errorCode
-        self.errorMessage = errorMessage
+    /// An object, or `defaultValue`.
+    @inlinable
+    public func object(_ key: String, default defaultValue: [String: Value]) -> [String: Value] {
+        value(key, default: defaultValue)
     }
 }
 
-extension Board.Change {
-    /// Creates a change; boards other than ``Board`` report theirs with it.
-    public init(of key: String, from old: Value?, to new: Value?, layer: Layer? = nil) {
-        self.key = key
-        self.old = old
-        self.new = new
-        self.layer = layer
+extension FlagReader {
+    /// The key's value now, then each time it changes, from any source; a value equal to the last one is not
+    /// repeated. Ending the consuming task (or dropping the stream) ends the subscription.
+    ///
+    /// ```swift
+    /// for await mode in board.updates(of: Prefs.Camera.mode) { render(mode) }
+    /// ```
+    ///
+    /// An unknown key yields the key's default (and logs a warning once); a value that no longer fits the type
+    /// yields the default until it fits again: ``detailedUpdates(of:)`` says why.
+    public func updates<T: FlagValue>(of key: FlagKey<T>) -> AsyncStream<T> {
+        updates(of: key.key, default: key.defaultValue)
+    }
+
+    /// The value of a key by name, now and at each change, as ``updates(of:)`` for a typed key.
+    public func updates<T: FlagValue>(of key: String, default defaultValue: T) -> AsyncStream<T> {
+        keyStream(key, default: defaultValue) { details in (details.value, details.value.flagValue) }
+    }
+
+    /// The key's ``Details`` now, then each time its value, reason or layer changes.
+    public func detailedUpdates<T: FlagValue>(of key: FlagKey<T>) -> AsyncStream<Details<T>> {
+        detailedUpdates(of: key.key, default: key.defaultValue)
+    }
+
+    /// The ``Details`` of a key by name, now and at each change, as ``detailedUpdates(of:)`` for a typed key.
+    public func detailedUpdates<T: FlagValue>(of key: String, default defaultValue: T) -> AsyncStream<Details<T>> {
+        keyStream(key, default: defaultValue) { details in (details, details.changeToken) }
+    }
+
+    /// A stream of what `element` makes of the key's details, yielded when its token differs from the last one
+    /// yielded: the current one first, then after each change of the key.
+    private func keyStream<T: FlagValue, Element: Sendable, Token: Equatable & Sendable>(
+        _ key: String, default defaultValue: T,
+        _ element: @escaping @Sendable (Details<T>) -> (element: Element, token: Token)
+    ) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(1_000))
+        let last = Locked<Token?>(nil)
+        // Under the stream's own lock, so two changes delivered on two threads are yielded in the order read.
+        let emit: @Sendable () -> Void = { [self] in
+            last.withLock { last in
+                let (element, token) = element(details(key, as: T.self, default: defaultValue, context: .empty))
+                guard token != last else { return }
+                last = token
+                continuation.yield(element)
+            }
+        }
+        let subscription = observe(key, emit)
+        if details(key, as: T.self, default: defaultValue, context: .empty).errorCode == .flagNotFound {
+            FlagReaderLog.logger.warning("observing \(key), which no definition has; its default is used",
+                                         metadata: ["key": "\(key)"])
+        }
+        emit()
+        continuation.onTermination = { _ in subscription.cancel() }
+        return stream
+    }
+}
+
+/// Where lookups through ``FlagReader``'s shared code report what a caller should know.
+private enum FlagReaderLog {
+    static let logger = Logger(label: "switchboard")
+}
+
+extension Details where T: FlagValue {
+    /// What a change of these details is measured by: the value as a ``Value``, and how it was chosen.
+    fileprivate var changeToken: [Value?] {
+        [value.flagValue, variant.map(Value.string), .string(reason.rawValue), layer.map { .string($0.rawValue) },
+         errorCode.map { .string($0.rawValue) }]
     }
 }

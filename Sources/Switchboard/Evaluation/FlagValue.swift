@@ -7,6 +7,9 @@ public protocol FlagValue: Sendable {
     init?(flagValue: Value)
     /// Converts to a value.
     var flagValue: Value { get }
+    /// Why a value does not fit this type, naming the failing field (``CodableFlagValue``); `nil` when the type
+    /// has nothing to add to "it does not fit".
+    static func mismatch(in value: Value) -> ValueDecodingError?
 }
 
 extension Bool: FlagValue {

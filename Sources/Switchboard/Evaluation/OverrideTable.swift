@@ -8,15 +8,15 @@ struct OverrideTable: Sendable {
 
     /// 64 consecutive positions: their entries, and the part of each that the hot path reads.
     final class Chunk: Sendable {
-        let entries: [Snapshot.Entry]
+        let entries: [Snapshot.KeyState]
         /// The hot-path entries, in memory of their own so a lookup reads them through a plain pointer.
-        nonisolated(unsafe) let fast: UnsafeMutablePointer<Snapshot.FastEntry>
+        nonisolated(unsafe) let fast: UnsafeMutablePointer<Snapshot.HotState>
 
-        init(_ entries: [Snapshot.Entry]) {
+        init(_ entries: [Snapshot.KeyState]) {
             self.entries = entries
             fast = .allocate(capacity: entries.count)
             for (index, entry) in entries.enumerated() {
-                (fast + index).initialize(to: Snapshot.FastEntry(value: entry.fixed.value, isDynamic: entry.isDynamic))
+                (fast + index).initialize(to: Snapshot.HotState(value: entry.contextFree.value, isDynamic: entry.isDynamic))
             }
         }
 
@@ -31,7 +31,7 @@ struct OverrideTable: Sendable {
     let count: Int
 
     /// A table of entries in registry order.
-    init(entries: [Snapshot.Entry]) {
+    init(entries: [Snapshot.KeyState]) {
         count = entries.count
         var chunks: [Chunk] = []
         chunks.reserveCapacity((entries.count + Self.mask) >> Self.shift)
@@ -50,23 +50,23 @@ struct OverrideTable: Sendable {
     }
 
     /// The entry at a position.
-    subscript(position: Int) -> Snapshot.Entry {
+    subscript(position: Int) -> Snapshot.KeyState {
         chunks[position >> Self.shift].entries[position & Self.mask]
     }
 
     /// A new array of each chunk's hot-path entries, for a snapshot to read (and free) while it holds this table.
-    func fastPointers() -> UnsafeMutablePointer<UnsafeMutablePointer<Snapshot.FastEntry>> {
-        let pointers = UnsafeMutablePointer<UnsafeMutablePointer<Snapshot.FastEntry>>
+    func fastPointers() -> UnsafeMutablePointer<UnsafeMutablePointer<Snapshot.HotState>> {
+        let pointers = UnsafeMutablePointer<UnsafeMutablePointer<Snapshot.HotState>>
             .allocate(capacity: max(1, chunks.count))
         for (index, chunk) in chunks.enumerated() { (pointers + index).initialize(to: chunk.fast) }
         return pointers
     }
 
     /// A table with some entries replaced, sharing every untouched chunk with this one.
-    func replacing(_ replacements: [Int: Snapshot.Entry]) -> OverrideTable {
+    func replacing(_ replacements: [Int: Snapshot.KeyState]) -> OverrideTable {
         guard !replacements.isEmpty else { return self }
         var chunks = self.chunks
-        var byChunk: [Int: [(Int, Snapshot.Entry)]] = [:]
+        var byChunk: [Int: [(Int, Snapshot.KeyState)]] = [:]
         for (position, entry) in replacements { byChunk[position >> Self.shift, default: []].append((position, entry)) }
         for (chunk, items) in byChunk {
             var entries = chunks[chunk].entries

@@ -7,7 +7,7 @@ import YAML
 public final class Snapshot: Sendable {
     /// One key's resolution state. A class, so evaluation reads a field through one reference instead of copying
     /// the whole entry; it is only mutated while its snapshot is being built, before anyone else can see it.
-    public final class Entry: @unchecked Sendable {
+    public final class KeyState: @unchecked Sendable {
         /// The definition.
         public let definition: Definition
         /// The winning override (file, env or runtime), if any.
@@ -17,7 +17,7 @@ public final class Snapshot: Sendable {
         /// Overrides that were skipped because their value does not fit the definition, with why.
         public let rejected: [(override: Override, problem: ValueProblem)]
         /// The resolution for an empty context; when ``isDynamic`` is false it holds for every context.
-        public internal(set) var fixed: Resolution
+        public internal(set) var contextFree: Resolution
         /// Whether the value depends on the context: the definition has targeting and no override wins.
         public let isDynamic: Bool
         /// The store key of the runtime override, when it is stored under a key the definition was renamed from.
@@ -34,26 +34,26 @@ public final class Snapshot: Sendable {
             override = overrides.last
             self.storedKey = storedKey
             if let winner = overrides.last {
-                fixed = Resolution(value: winner.value, variant: definition.variant(for: winner.value),
+                contextFree = Resolution(value: winner.value, variant: definition.variant(for: winner.value),
                                    reason: .override, layer: winner.layer, metadata: definition.metadata)
             } else if definition.hasDefault {
-                fixed = Resolution(value: definition.defaultValue, variant: definition.defaultVariant, reason: .static,
+                contextFree = Resolution(value: definition.defaultValue, variant: definition.defaultVariant, reason: .static,
                                    layer: .default, metadata: definition.metadata)
             } else {
-                fixed = Resolution(value: nil, reason: .default, metadata: definition.metadata)
+                contextFree = Resolution(value: nil, reason: .default, metadata: definition.metadata)
             }
             isDynamic = overrides.isEmpty && definition.targeting != nil
         }
 
         /// A copy with another empty-context resolution (a prerequisite's value changed).
-        init(_ other: Entry, fixed: Resolution) {
+        init(_ other: KeyState, contextFree: Resolution) {
             definition = other.definition
             override = other.override
             overrides = other.overrides
             rejected = other.rejected
             isDynamic = other.isDynamic
             storedKey = other.storedKey
-            self.fixed = fixed
+            self.contextFree = contextFree
         }
     }
 
@@ -65,26 +65,26 @@ public final class Snapshot: Sendable {
         /// One past the last position.
         public var endIndex: Int { table.count }
         /// The entry at a position.
-        public subscript(position: Int) -> Entry { table[position] }
+        public subscript(position: Int) -> KeyState { table[position] }
     }
 
     /// The outcome of evaluating one key: the resolution, and for targeted values which rule, segment or
     /// rollout bucket chose it.
-    public struct Evaluation: Sendable {
+    package struct Evaluation: Sendable {
         /// The resolution.
-        public var resolution: Resolution
+        package var resolution: Resolution
         /// What the targeting chose, when it chose something.
-        public var outcome: DefinitionTargeting.Outcome?
+        package var outcome: DefinitionTargeting.Outcome?
         /// Why the targeting did not apply, when a prerequisite was not met.
-        public var unmetPrerequisite: DefinitionTargeting.Prerequisite?
+        package var unmetPrerequisite: DefinitionTargeting.Prerequisite?
     }
 
     /// The default layer: definitions and their compiled targeting.
-    public let definitions: CompiledDefinitions
+    package let definitions: CompiledDefinitions
     /// The file layer, typed against the definitions.
-    public let fileLayer: LayerResult
+    package let fileLayer: LayerResult
     /// The env layer, typed against the definitions.
-    public let environmentLayer: LayerResult
+    package let environmentLayer: LayerResult
     /// Runtime overrides whose key has no definition (kept in the store, not applied).
     public let orphans: [String: StoredOverride]
     /// The runtime store's version these overrides were read at.
@@ -97,10 +97,10 @@ public final class Snapshot: Sendable {
     let table: OverrideTable
     /// Per chunk of the table, where its hot-path entries are: the lookup reads two plain pointers and touches no
     /// reference count. The table's chunks own the memory, and this snapshot owns the table.
-    nonisolated(unsafe) let fastChunks: UnsafeMutablePointer<UnsafeMutablePointer<FastEntry>>
+    nonisolated(unsafe) let fastChunks: UnsafeMutablePointer<UnsafeMutablePointer<HotState>>
 
     /// The part of an entry the hot path reads.
-    struct FastEntry: Sendable {
+    struct HotState: Sendable {
         let value: Value?
         let isDynamic: Bool
     }
@@ -130,16 +130,16 @@ public final class Snapshot: Sendable {
     }
 
     /// Resolves every key through the layers.
-    public convenience init(
+    package convenience init(
         definitions: CompiledDefinitions, fileLayer: LayerResult, environmentLayer: LayerResult,
         runtime: StoreContents, storeKind: String = "file", revision: UInt64
     ) {
         let registry = definitions.registry
-        var entries: [Entry] = []
+        var entries: [KeyState] = []
         entries.reserveCapacity(registry.count)
         for definition in registry.definitions {
             let (typed, storedKey) = RuntimeLayer.type(definition, entries: runtime.entries, store: storeKind)
-            entries.append(Entry(definition: definition, file: fileLayer.keys[definition.key],
+            entries.append(KeyState(definition: definition, file: fileLayer.keys[definition.key],
                                  env: environmentLayer.keys[definition.key], runtime: typed, storedKey: storedKey))
         }
         var orphans: [String: StoredOverride] = [:]
@@ -150,7 +150,7 @@ public final class Snapshot: Sendable {
         // What a targeted value is for an empty context, for listings and change detection.
         let draft = OverrideTable(entries: entries)
         for index in entries.indices where entries[index].isDynamic {
-            entries[index].fixed = Self.evaluate(index, context: .empty, table: draft, definitions: definitions)
+            entries[index].contextFree = Self.evaluate(index, context: .empty, table: draft, definitions: definitions)
                 .resolution
         }
         self.init(definitions: definitions, fileLayer: fileLayer, environmentLayer: environmentLayer, orphans: orphans,
@@ -159,7 +159,7 @@ public final class Snapshot: Sendable {
     }
 
     /// Resolves a registry with override files, an environment and stored overrides (for tools and tests).
-    public convenience init(
+    package convenience init(
         registry: Registry, files: FileOverrides = FileOverrides(), environment: [String: String] = [:],
         runtime: [String: StoredOverride] = [:], revision: UInt64 = 0, fractionalAlgorithm: FractionalAlgorithm = .v3
     ) {
@@ -198,12 +198,12 @@ public final class Snapshot: Sendable {
         revision: UInt64
     ) -> (snapshot: Snapshot, changed: [Int]) {
         let registry = definitions.registry
-        var replacements: [Int: Entry] = [:]
+        var replacements: [Int: KeyState] = [:]
         for key in RuntimeLayer.affectedDefinitions(by: changedStoreKeys, registry: registry) {
             guard let position = registry.position(of: key) else { continue }
             let definition = registry.definitions[position]
             let (typed, storedKey) = RuntimeLayer.type(definition, entries: entries, store: storeKind)
-            replacements[position] = Entry(definition: definition, file: fileLayer.keys[key],
+            replacements[position] = KeyState(definition: definition, file: fileLayer.keys[key],
                                            env: environmentLayer.keys[key], runtime: typed, storedKey: storedKey)
         }
         var orphans = self.orphans
@@ -214,11 +214,11 @@ public final class Snapshot: Sendable {
         // Targeted definitions whose prerequisites read a changed key resolve anew for the empty context.
         let draft = table.replacing(replacements)
         for position in definitions.withDependents(replacements.keys) where draft[position].isDynamic {
-            let fixed = Self.evaluate(position, context: .empty, table: draft, definitions: definitions).resolution
+            let contextFree = Self.evaluate(position, context: .empty, table: draft, definitions: definitions).resolution
             if let fresh = replacements[position] {
-                fresh.fixed = fixed
-            } else if fixed != draft[position].fixed {
-                replacements[position] = Entry(draft[position], fixed: fixed)
+                fresh.contextFree = contextFree
+            } else if contextFree != draft[position].contextFree {
+                replacements[position] = KeyState(draft[position], contextFree: contextFree)
             }
         }
         let snapshot = Snapshot(definitions: definitions, fileLayer: fileLayer, environmentLayer: environmentLayer,
@@ -233,12 +233,12 @@ public final class Snapshot: Sendable {
 
     /// What the hot path reads at a position.
     @inline(__always)
-    func fast(_ position: Int) -> FastEntry {
+    func fast(_ position: Int) -> HotState {
         fastChunks[position >> OverrideTable.shift][position & OverrideTable.mask]
     }
 
     /// The entry of a key.
-    public func entry(_ key: String) -> Entry? {
+    public func entry(_ key: String) -> KeyState? {
         registry.position(of: key).map { table[$0] }
     }
 
@@ -247,12 +247,12 @@ public final class Snapshot: Sendable {
         guard let position = registry.position(of: key) else {
             return .failure(.flagNotFound, "no definition has the key \(key)")
         }
-        guard fast(position).isDynamic else { return table[position].fixed }
+        guard fast(position).isDynamic else { return table[position].contextFree }
         return evaluate(position, context: context).resolution
     }
 
     /// Evaluates the definition at a position for a context, with what its targeting chose.
-    public func evaluate(_ position: Int, context: EvaluationContext) -> Evaluation {
+    package func evaluate(_ position: Int, context: EvaluationContext) -> Evaluation {
         Self.evaluate(position, context: context, table: table, definitions: definitions)
     }
 
@@ -266,17 +266,17 @@ public final class Snapshot: Sendable {
 
     func dynamicValue(at position: Int, context: EvaluationContext) -> Value? {
         let entry = table[position]
-        guard entry.isDynamic, let plan = definitions.plans[position] else { return entry.fixed.value }
+        guard entry.isDynamic, let plan = definitions.plans[position] else { return entry.contextFree.value }
         for (other, prerequisite) in plan.prerequisites {
             let actual = dynamicValue(at: other, context: context)
-            if !Definition.sameValue(actual ?? .null, prerequisite.value) { return plan.defaultOther.value }
+            if !Definition.sameValue(actual ?? .null, prerequisite.value) { return plan.defaultEnabled.value }
         }
         guard let flag = plan.flag else { return nil }
         switch FlagdEvaluator.outcome(of: flag, context: context, staticContext: evaluator.options.staticContext) {
         case .variant(let index, _):
-            return plan.variantValues[index] ?? plan.defaultOther.value
+            return plan.variantValues[index] ?? plan.defaultEnabled.value
         case .noVariant(let reason):
-            return reason == .disabled ? plan.defaultDisabled.value : plan.defaultOther.value
+            return reason == .disabled ? plan.defaultDisabled.value : plan.defaultEnabled.value
         case .failure:
             return nil
         }
@@ -288,7 +288,7 @@ public final class Snapshot: Sendable {
         let entry = table[position]
         let evaluator = definitions.evaluator
         guard entry.isDynamic, let plan = definitions.plans[position] else {
-            return Evaluation(resolution: entry.fixed)
+            return Evaluation(resolution: entry.contextFree)
         }
         for (other, prerequisite) in plan.prerequisites {
             let actual = evaluate(other, context: context, table: table, definitions: definitions)

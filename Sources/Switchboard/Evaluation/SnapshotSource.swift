@@ -22,7 +22,7 @@ public protocol SnapshotSource: Sendable {
     /// the change and must not block.
     func subscribeToSnapshots(
         _ handler: @escaping @Sendable (_ snapshot: CurrentSnapshot, _ changedKeys: [String]) -> Void
-    ) -> Board.Subscription
+    ) -> ChangeSubscription
 }
 
 /// Every value of a board at one moment: however the board changes meanwhile, two reads of one instance agree.
@@ -43,18 +43,5 @@ extension Snapshot: ValueSnapshot {
     /// The `type:` of the key's definition.
     public func declaredType(ofKey key: String) -> ValueType? {
         registry[key]?.type
-    }
-}
-
-extension Board: SnapshotSource {
-    /// Calls `handler` with each publication's new snapshot and the keys of its ``Publication/changes``; status
-    /// events are not passed on.
-    public func subscribeToSnapshots(
-        _ handler: @escaping @Sendable (_ snapshot: Snapshot, _ changedKeys: [String]) -> Void
-    ) -> Subscription {
-        subscribe { event in
-            guard case .published(let publication) = event else { return }
-            handler(publication.new, publication.changes.map(\.key))
-        }
     }
 }

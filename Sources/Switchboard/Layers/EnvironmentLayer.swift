@@ -1,8 +1,8 @@
 /// The env layer, typed: `SWITCHBOARD_<KEY>` variables parsed by their key's type and checked against its
 /// definition. A value that does not parse or fit is skipped with a warning naming the variable.
-public enum EnvironmentLayer {
+package enum EnvironmentLayer {
     /// Types the environment's `SWITCHBOARD_...` variables against a registry.
-    public static func type(_ environment: [String: String], against registry: Registry) -> LayerResult {
+    package static func type(_ environment: [String: String], against registry: Registry) -> LayerResult {
         var result = LayerResult(layer: .env)
         guard environment.keys.contains(where: { $0.hasPrefix("SWITCHBOARD_") }) else { return result }
         for definition in registry.definitions {
@@ -10,18 +10,13 @@ public enum EnvironmentLayer {
             guard let text = environment[variable] else { continue }
             let origin = Origin.environment(variable: variable, text: text)
             var typed = TypedOverride()
-            switch Value.parse(text, as: definition.type) {
+            switch Value.parse(text, as: definition.type).flatMap(definition.fit) {
             case .success(let value):
-                let override = Override(key: definition.key, value: value, layer: .env, origin: origin)
-                if let problem = definition.problem(with: value) {
-                    typed.rejected.append((override, problem))
-                    result.diagnostics.append(.warning(at: nil, "\(variable) skipped: \(problem.message)",
-                                                       hint: problem.hint))
-                } else {
-                    typed.accepted = override
-                }
+                typed.accepted = Override(key: definition.key, value: value, layer: .env, origin: origin)
             case .failure(let problem):
-                typed.rejected.append((Override(key: definition.key, value: .string(text), layer: .env, origin: origin),
+                // The value as parsed when it parses (explain shows what was refused), else the text.
+                let shown = (try? Value.parse(text, as: definition.type).get()) ?? .string(text)
+                typed.rejected.append((Override(key: definition.key, value: shown, layer: .env, origin: origin),
                                        problem))
                 result.diagnostics.append(.warning(at: nil, "\(variable) skipped: \(problem.message)",
                                                    hint: problem.hint))

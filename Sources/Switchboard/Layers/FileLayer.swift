@@ -1,3 +1,4 @@
+import Foundation
 import YAML
 
 /// The file layer, typed: each override file entry checked against its key's definition.
@@ -5,9 +6,9 @@ import YAML
 /// The last file that sets a key wins; a value that does not fit is skipped with a warning and the file before it
 /// is tried, so one bad value never hides a good one further down. An entry whose key has no definition is a
 /// warning with the nearest key as a hint.
-public enum FileLayer {
+package enum FileLayer {
     /// Types the override files' entries against a registry.
-    public static func type(_ files: FileOverrides, against registry: Registry) -> LayerResult {
+    package static func type(_ files: FileOverrides, against registry: Registry) -> LayerResult {
         var result = LayerResult(layer: .file)
         for definition in registry.definitions {
             guard let last = files.entries[definition.key] else { continue }
@@ -44,5 +45,30 @@ public enum FileLayer {
                                                hint: hint))
         }
         return result
+    }
+}
+
+extension FileOverrides {
+    /// Checks the layer against definitions: values that do not fit (skipped at run time) and keys without a
+    /// definition, as warnings at their place in the files. `validate` reports these for every override file.
+    package func diagnostics(against registry: Registry) -> [Diagnostic] {
+        diagnostics + FileLayer.type(self, against: registry).diagnostics
+    }
+}
+
+extension BoardInputs {
+    /// What `validate` reports: the definitions, and every override file of the directory (not only the selected
+    /// environment's: each is meant for some deployment), each checked against the definitions.
+    package func validationDiagnostics() -> (report: LoadReport, diagnostics: [Diagnostic]) {
+        let report = load().report
+        var diagnostics = report.diagnostics
+        let paths = Array(Set(directory.map(FileOverrides.allPaths(flagsDirectory:)) ?? []).union(overrideFiles.filter {
+            requiredOverrideFiles.contains($0) || FileManager.default.fileExists(atPath: $0)
+        })).sorted()
+        for path in paths {
+            let files = FileOverrides.load(paths: [path], required: requiredOverrideFiles)
+            diagnostics += report.hasErrors ? files.diagnostics : files.diagnostics(against: report.registry)
+        }
+        return (report, Diagnostic.sorted(diagnostics))
     }
 }

@@ -1,33 +1,33 @@
 /// What a layer made of one key's raw entries: the override it supplies, if any, and the values it skipped
 /// because they do not fit the definition.
-public struct TypedOverride: Sendable {
+package struct TypedOverride: Sendable {
     /// The layer's value for the key, typed by its definition.
-    public var accepted: Override?
+    package var accepted: Override?
     /// Values skipped because they do not fit, with why; the layer's next candidate was tried instead.
-    public var rejected: [(override: Override, problem: ValueProblem)]
+    package var rejected: [(override: Override, problem: ValueProblem)]
 
     /// Creates a typed override.
-    public init(accepted: Override? = nil, rejected: [(override: Override, problem: ValueProblem)] = []) {
+    package init(accepted: Override? = nil, rejected: [(override: Override, problem: ValueProblem)] = []) {
         self.accepted = accepted
         self.rejected = rejected
     }
 
     /// Whether the layer has anything for the key.
-    public var isEmpty: Bool { accepted == nil && rejected.isEmpty }
+    package var isEmpty: Bool { accepted == nil && rejected.isEmpty }
 }
 
 /// What a layer made of all its raw entries, typed against a registry: per key, the override it supplies and
 /// the values it skipped, and the warnings to report.
-public struct LayerResult: Sendable {
+package struct LayerResult: Sendable {
     /// The layer.
-    public var layer: Layer
+    package var layer: Layer
     /// Per definition key.
-    public var keys: [String: TypedOverride]
+    package var keys: [String: TypedOverride]
     /// Skipped values and entries with no definition, as warnings at their place.
-    public var diagnostics: [Diagnostic]
+    package var diagnostics: [Diagnostic]
 
     /// Creates a result.
-    public init(layer: Layer, keys: [String: TypedOverride] = [:], diagnostics: [Diagnostic] = []) {
+    package init(layer: Layer, keys: [String: TypedOverride] = [:], diagnostics: [Diagnostic] = []) {
         self.layer = layer
         self.keys = keys
         self.diagnostics = diagnostics

@@ -4,9 +4,9 @@
 /// A definition takes its own key's override; failing that, one stored under a key it was renamed from
 /// (`renamed_from`). A stored override that no definition takes is an orphan: kept in the store, not applied.
 /// A stored value that no longer fits its definition (the definition changed) is skipped with a warning.
-public enum RuntimeLayer {
+package enum RuntimeLayer {
     /// Types one definition's stored override. Returns the typed override and the store key it came from.
-    public static func type(
+    package static func type(
         _ definition: Definition, entries: [String: StoredOverride], store: String = "file"
     ) -> (typed: TypedOverride, storedKey: String?) {
         let stored = entries[definition.key].map { (definition.key, $0) }
@@ -15,18 +15,19 @@ public enum RuntimeLayer {
         let origin = Origin.runtime(actor: entry.actor, time: entry.time,
                                     storedAs: storedKey == definition.key ? nil : storedKey, store: store,
                                     version: entry.version)
-        let value = definition.type == .double ? entry.value.doubleValue.map(Value.double) ?? entry.value : entry.value
-        if let problem = definition.problem(with: value) {
+        switch definition.fit(entry.value) {
+        case .failure(let problem):
             let override = Override(key: definition.key, value: entry.value, layer: .runtime, origin: origin)
             return (TypedOverride(rejected: [(override, problem)]), storedKey)
+        case .success(let value):
+            let override = Override(key: definition.key, value: value, layer: .runtime, origin: origin)
+            return (TypedOverride(accepted: override), storedKey)
         }
-        return (TypedOverride(accepted: Override(key: definition.key, value: value, layer: .runtime, origin: origin)),
-                storedKey)
     }
 
     /// Whether a stored key is an orphan: it has an override, no definition, and no definition renamed from it
     /// takes it.
-    public static func isOrphan(_ key: String, entries: [String: StoredOverride], registry: Registry) -> Bool {
+    package static func isOrphan(_ key: String, entries: [String: StoredOverride], registry: Registry) -> Bool {
         guard entries[key] != nil, registry[key] == nil else { return false }
         guard let heir = registry.definition(renamedFrom: key) else { return true }
         return type(heir, entries: entries).storedKey != key
@@ -34,7 +35,7 @@ public enum RuntimeLayer {
 
     /// The definition keys whose runtime value may change when the stored overrides of `storeKeys` change: each
     /// key itself and the definition renamed from it.
-    public static func affectedDefinitions(by storeKeys: some Sequence<String>, registry: Registry) -> Set<String> {
+    package static func affectedDefinitions(by storeKeys: some Sequence<String>, registry: Registry) -> Set<String> {
         var keys = Set<String>()
         for key in storeKeys {
             if registry[key] != nil { keys.insert(key) }
@@ -45,7 +46,7 @@ public enum RuntimeLayer {
 
     /// The store keys whose orphan status may change when `storeKeys` change: those keys and every key the
     /// affected definitions were renamed from.
-    public static func orphanCandidates(for storeKeys: some Sequence<String>, registry: Registry) -> Set<String> {
+    package static func orphanCandidates(for storeKeys: some Sequence<String>, registry: Registry) -> Set<String> {
         var keys = Set(storeKeys)
         for key in affectedDefinitions(by: keys, registry: registry) {
             keys.formUnion(registry[key]?.renamedFrom ?? [])

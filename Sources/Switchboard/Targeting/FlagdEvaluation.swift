@@ -29,17 +29,17 @@ extension ValueType {
 /// let result = evaluator.evaluate("new-checkout", as: .bool, default: false,
 ///                                 context: EvaluationContext(targetingKey: "user-42", attributes: ["tier": "gold"]))
 /// ```
-public struct FlagdEvaluator: Sendable {
+package struct FlagdEvaluator: Sendable {
     /// Engine-wide settings.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// The `fractional` bucketing algorithm for flags that do not choose their own. ``FractionalAlgorithm/v3``
         /// is flagd's current one; ``FractionalAlgorithm/v2`` keeps buckets from before flagd's switch to CBOR.
-        public var fractionalAlgorithm: FractionalAlgorithm
+        package var fractionalAlgorithm: FractionalAlgorithm
         /// Attributes every evaluation sees (flagd's `--context-value`); the caller's attributes win on conflict.
-        public var staticContext: [String: Value]
+        package var staticContext: [String: Value]
 
         /// Creates options.
-        public init(fractionalAlgorithm: FractionalAlgorithm = .v3, staticContext: [String: Value] = [:]) {
+        package init(fractionalAlgorithm: FractionalAlgorithm = .v3, staticContext: [String: Value] = [:]) {
             self.fractionalAlgorithm = fractionalAlgorithm
             self.staticContext = staticContext
         }
@@ -57,7 +57,7 @@ public struct FlagdEvaluator: Sendable {
 
     /// What evaluation needs of a flag, with everything that does not depend on the context decided ahead of
     /// time. A class with flat fields, so a lookup copies one reference and reading a field retains only that.
-    final class Entry: Sendable {
+    final class CompiledFlag: Sendable {
         let key: String
         let variants: VariantTable
         let hasDefaultVariant: Bool
@@ -130,27 +130,27 @@ public struct FlagdEvaluator: Sendable {
     }
 
     /// The flags evaluated.
-    public let flagSet: FlagdFlagSet
+    package let flagSet: FlagdFlagSet
     /// Engine-wide settings.
-    public let options: Options
-    private let entries: [String: Entry]
+    package let options: Options
+    private let entries: [String: CompiledFlag]
 
     /// The compiled flag of a key, for callers that evaluate it repeatedly and want to skip the lookup by key.
-    func entry(forKey key: String) -> Entry? {
+    func entry(forKey key: String) -> CompiledFlag? {
         entries[key]
     }
 
     /// Creates an evaluator for a flag set.
-    public init(_ flagSet: FlagdFlagSet, options: Options = Options()) {
+    package init(_ flagSet: FlagdFlagSet, options: Options = Options()) {
         self.flagSet = flagSet
         self.options = options
         entries = flagSet.flags.mapValues { flag in
-            Entry(flag: flag, flagSetMetadata: flagSet.metadata, algorithm: options.fractionalAlgorithm)
+            CompiledFlag(flag: flag, flagSetMetadata: flagSet.metadata, algorithm: options.fractionalAlgorithm)
         }
     }
 
     /// The keys of all flags, sorted.
-    public var flagKeys: [String] { entries.keys.sorted() }
+    package var flagKeys: [String] { entries.keys.sorted() }
 
     /// Evaluates a flag for a caller that asked for a type, as an OpenFeature provider does: on any error,
     /// when the flag is disabled, and when there is no default variant, ``Resolution/value`` is
@@ -163,7 +163,7 @@ public struct FlagdEvaluator: Sendable {
     ///   - defaultValue: The caller's default.
     ///   - context: Who is asking.
     ///   - timestamp: `$flagd.timestamp` in Unix seconds; `nil` for now.
-    public func evaluate(
+    package func evaluate(
         _ key: String, as type: ValueType, default defaultValue: Value,
         context: EvaluationContext = .empty, timestamp: Int? = nil
     ) -> Resolution {
@@ -192,7 +192,7 @@ public struct FlagdEvaluator: Sendable {
 
     /// Evaluates a flag without a type or default, as OFREP does: ``Resolution/value`` is the variant's value,
     /// or `nil` when there is none to give (an error, a disabled flag, no default variant to fall back to).
-    public func evaluate(
+    package func evaluate(
         _ key: String, context: EvaluationContext = .empty, timestamp: Int? = nil
     ) -> Resolution {
         guard let entry = entries[key] else {
@@ -203,7 +203,7 @@ public struct FlagdEvaluator: Sendable {
     }
 
     /// ``evaluate(_:context:timestamp:)`` for a flag already looked up.
-    func resolution(of entry: Entry, context: EvaluationContext, timestamp: Int? = nil) -> Resolution {
+    func resolution(of entry: CompiledFlag, context: EvaluationContext, timestamp: Int? = nil) -> Resolution {
         switch outcome(of: entry, context: context, timestamp: timestamp) {
         case .variant(let index, let reason):
             return Resolution(value: entry.variants.values[index], variant: entry.variants.names[index], reason: reason,
@@ -217,14 +217,14 @@ public struct FlagdEvaluator: Sendable {
     }
 
     /// What a flag's evaluation decides, before any ``Resolution`` is built.
-    func outcome(of entry: Entry, context: EvaluationContext, timestamp: Int? = nil) -> Outcome {
+    func outcome(of entry: CompiledFlag, context: EvaluationContext, timestamp: Int? = nil) -> Outcome {
         Self.outcome(of: entry, context: context, staticContext: options.staticContext, timestamp: timestamp)
     }
 
     /// ``outcome(of:context:timestamp:)`` without the engine: static, so a caller holding an entry does not copy
     /// the engine's fields to ask.
     static func outcome(
-        of entry: Entry, context: EvaluationContext, staticContext: [String: Value], timestamp: Int? = nil
+        of entry: CompiledFlag, context: EvaluationContext, staticContext: [String: Value], timestamp: Int? = nil
     ) -> Outcome {
         if let fixed = entry.fixedOutcome { return fixed }
         guard let targeting = entry.targeting else { return entry.defaultOutcome }

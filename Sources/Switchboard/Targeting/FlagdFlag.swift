@@ -1,4 +1,4 @@
-public import YAML
+package import YAML
 
 /// One flag in flagd's flag-definition format.
 ///
@@ -11,9 +11,9 @@ public import YAML
 ///     targeting: { "if": [{ "$ref": "is_staff" }, "on", null] }
 ///     metadata: { owner: payments }
 /// ```
-public struct FlagdFlag: Sendable {
+package struct FlagdFlag: Sendable {
     /// Whether a flag is served.
-    public enum State: String, Sendable, Hashable, CaseIterable {
+    package enum State: String, Sendable, Hashable, CaseIterable {
         /// Evaluated normally.
         case enabled = "ENABLED"
         /// Not evaluated: callers get their default with reason ``Reason/disabled``.
@@ -21,27 +21,27 @@ public struct FlagdFlag: Sendable {
     }
 
     /// The flag's key.
-    public var key: String
+    package var key: String
     /// Whether it is served.
-    public var state: State
+    package var state: State
     /// Variant names and their values.
-    public var variants: [String: Value]
+    package var variants: [String: Value]
     /// The variant served when targeting is absent or gives `null`; with none, callers get their own default.
-    public var defaultVariant: String?
+    package var defaultVariant: String?
     /// The targeting rule; `nil` when absent or `{}`.
-    public var targeting: JSONLogic?
+    package var targeting: JSONLogic?
     /// The flag's own metadata (evaluation results merge it over the flag set's).
-    public var metadata: [String: Value]
+    package var metadata: [String: Value]
     /// The bucketing algorithm for this flag's `fractional`, overriding the evaluator's; `nil` to use that.
-    public var fractionalAlgorithm: FractionalAlgorithm?
+    package var fractionalAlgorithm: FractionalAlgorithm?
     /// Why the definition cannot be evaluated at all (such as an unknown `state`); evaluating it then gives
     /// ``ErrorCode/parseError``.
-    public var definitionError: String?
+    package var definitionError: String?
     /// Where the flag is defined, when it was loaded from a file.
-    public var location: SourceLocation?
+    package var location: SourceLocation?
 
     /// Creates a flag.
-    public init(
+    package init(
         key: String,
         state: State = .enabled,
         variants: [String: Value],
@@ -64,14 +64,14 @@ public struct FlagdFlag: Sendable {
 
 /// The flags of one flagd flag-definition file (`*.flagd.json`, `*.flagd.yaml`), with `$evaluators` already
 /// substituted into each flag's targeting.
-public struct FlagdFlagSet: Sendable {
+package struct FlagdFlagSet: Sendable {
     /// Flags by key.
-    public var flags: [String: FlagdFlag]
+    package var flags: [String: FlagdFlag]
     /// Flag-set metadata, which each flag's own metadata overrides key by key.
-    public var metadata: [String: Value]
+    package var metadata: [String: Value]
 
     /// Creates a flag set.
-    public init(flags: [String: FlagdFlag] = [:], metadata: [String: Value] = [:]) {
+    package init(flags: [String: FlagdFlag] = [:], metadata: [String: Value] = [:]) {
         self.flags = flags
         self.metadata = metadata
     }
@@ -80,7 +80,7 @@ public struct FlagdFlagSet: Sendable {
     ///
     /// Never throws: the flags that could be read are returned with every problem found, and a flag whose
     /// definition is broken evaluates to an error as flagd would report it. Diagnostics are in file order.
-    public static func parse(_ bytes: [UInt8], file: String) -> (flagSet: FlagdFlagSet, diagnostics: [Diagnostic]) {
+    package static func parse(_ bytes: [UInt8], file: String) -> (flagSet: FlagdFlagSet, diagnostics: [Diagnostic]) {
         let document = YAMLParser.parse(bytes, file: file)
         var diagnostics = document.problems.map(Diagnostic.init)
         guard let root = document.root else {
@@ -95,14 +95,14 @@ public struct FlagdFlagSet: Sendable {
     }
 
     /// Reads a parsed flag file. Diagnostics carry file, line and column.
-    public static func load(_ root: Node) -> (flagSet: FlagdFlagSet, diagnostics: [Diagnostic]) {
+    package static func load(_ root: Node) -> (flagSet: FlagdFlagSet, diagnostics: [Diagnostic]) {
         var loader = FlagdLoader()
         let flagSet = loader.load(RuleSource(node: root))
         return (flagSet, Diagnostic.sorted(loader.diagnostics))
     }
 
     /// Reads a flag file already parsed as a value (diagnostics then have no location).
-    public static func load(_ value: Value) -> (flagSet: FlagdFlagSet, diagnostics: [Diagnostic]) {
+    package static func load(_ value: Value) -> (flagSet: FlagdFlagSet, diagnostics: [Diagnostic]) {
         var loader = FlagdLoader()
         let flagSet = loader.load(RuleSource(value: value))
         return (flagSet, loader.diagnostics)

@@ -1,4 +1,4 @@
-public import YAML
+package import YAML
 
 /// A JSONLogic rule, compiled once and applied many times.
 ///
@@ -18,18 +18,18 @@ public import YAML
 /// let rule = JSONLogic(["if": [["==": [["var": "tier"], "gold"]], "fast", "slow"]])
 /// try rule.apply(to: ["tier": "gold"])  // "fast"
 /// ```
-public struct JSONLogic: Sendable {
+package struct JSONLogic: Sendable {
     /// The compiled tree.
     let root: LogicNode
     /// Problems found while compiling, in source order; their locations are set when compiled from a ``Node``.
-    public let diagnostics: [Diagnostic]
+    package let diagnostics: [Diagnostic]
     /// The rule as written, with the evaluators it may refer to: two rules with equal sources behave alike, so a
     /// reload compares sources to tell which definitions' targeting changed.
-    public let source: Value
+    package let source: Value
 
     /// Compiles a rule given as a value. `$ref` objects are replaced by the named entry of `evaluators`
     /// (flagd's `$evaluators`).
-    public init(_ rule: Value, evaluators: [String: Value] = [:]) {
+    package init(_ rule: Value, evaluators: [String: Value] = [:]) {
         let compiler = LogicCompiler(evaluators: evaluators.mapValues { RuleSource(value: $0) })
         root = compiler.compile(RuleSource(value: rule))
         diagnostics = compiler.diagnostics
@@ -37,7 +37,7 @@ public struct JSONLogic: Sendable {
     }
 
     /// Compiles a rule from a parsed YAML or JSON node, so diagnostics carry file, line and column.
-    public init(node: Node, evaluators: [String: Node] = [:]) {
+    package init(node: Node, evaluators: [String: Node] = [:]) {
         let compiler = LogicCompiler(evaluators: evaluators.mapValues { RuleSource(node: $0) })
         let rule = RuleSource(node: node)
         root = compiler.compile(rule)
@@ -67,34 +67,34 @@ public struct JSONLogic: Sendable {
     ///
     /// - Throws: ``JSONLogicError`` when the rule uses an operation that does not exist, refers to a missing
     ///   evaluator, or calls `*` with no arguments (a TypeError in JavaScript).
-    public func apply(to data: Value, fractional: FractionalAlgorithm = .v3) throws(JSONLogicError) -> Value {
+    package func apply(to data: Value, fractional: FractionalAlgorithm = .v3) throws(JSONLogicError) -> Value {
         let run = LogicRun(data: data, algorithm: fractional)
         return try run.evaluate(root, in: nil)
     }
 
     /// Whether applying the rule can read the clock (`$flagd.timestamp`; conservatively yes for computed
     /// variable paths), so the same data can give another answer later.
-    public var mayReadClock: Bool { root.mayReadTimestamp }
+    package var mayReadClock: Bool { root.mayReadTimestamp }
 
     /// Whether the rule is a constant (it reads no data), so evaluating it once is enough.
-    public var isConstant: Bool {
+    package var isConstant: Bool {
         if case .literal = root { return true }
         return false
     }
 }
 
 /// Why a rule could not be applied.
-public struct JSONLogicError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct JSONLogicError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
-    public var message: String
+    package var message: String
 
     /// Creates an error.
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 // MARK: - Source

@@ -4,16 +4,16 @@
 /// `1.2.3`, `v1.2.3`, `V1.2.3`, `1.2.3-beta.1+build.5`, and the shorthands `1` (= `1.0.0`) and `1.2`
 /// (= `1.2.0`), which take no pre-release or build suffix. Numbers have no leading zeros. Build metadata is
 /// kept but never compared.
-public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// One dot-separated pre-release identifier.
-    public enum Identifier: Sendable, Hashable, Comparable {
+    package enum Identifier: Sendable, Hashable, Comparable {
         /// All digits: compared numerically, and lower than any alphanumeric identifier.
         case numeric(UInt64)
         /// Anything else: compared by ASCII order.
         case alphanumeric(String)
 
         /// Numeric identifiers sort before alphanumeric ones (semver 2.0.0, rule 11).
-        public static func < (lhs: Identifier, rhs: Identifier) -> Bool {
+        package static func < (lhs: Identifier, rhs: Identifier) -> Bool {
             switch (lhs, rhs) {
             case (.numeric(let l), .numeric(let r)): l < r
             case (.numeric, .alphanumeric): true
@@ -24,18 +24,18 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     }
 
     /// The major version.
-    public var major: UInt64
+    package var major: UInt64
     /// The minor version (0 when written as a shorthand).
-    public var minor: UInt64
+    package var minor: UInt64
     /// The patch version (0 when written as a shorthand).
-    public var patch: UInt64
+    package var patch: UInt64
     /// Pre-release identifiers; empty for a release.
-    public var prerelease: [Identifier]
+    package var prerelease: [Identifier]
     /// Build metadata identifiers; ignored by comparisons.
-    public var build: [String]
+    package var build: [String]
 
     /// Creates a version from its parts.
-    public init(
+    package init(
         major: UInt64, minor: UInt64 = 0, patch: UInt64 = 0, prerelease: [Identifier] = [], build: [String] = []
     ) {
         self.major = major
@@ -46,7 +46,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     }
 
     /// Parses a version; `nil` when it is not one flagd accepts.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var text = text
         let parsed = text.withUTF8 { bytes in
             var parser = Parser(bytes)
@@ -58,7 +58,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
 
     /// The version from a context value: a string, or a number written as JavaScript would print it
     /// (`1` and `1.0` are `"1"`, `1.2` is `"1.2"`), as flagd does for numeric attributes.
-    public init?(value: Value) {
+    package init?(value: Value) {
         switch value {
         case .string(let text): self.init(text)
         case .int, .double: self.init(JS.toString(value))
@@ -67,7 +67,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     }
 
     /// `1.2.3-beta.1+build.5`, without a `v`.
-    public var description: String {
+    package var description: String {
         var text = "\(major).\(minor).\(patch)"
         if !prerelease.isEmpty {
             text += "-" + prerelease.map { identifier in
@@ -83,17 +83,17 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
 
     /// Precedence order: major, minor, patch, then a pre-release sorts before its release. Build metadata
     /// is ignored, so two versions differing only in build are neither `<` nor `>` each other.
-    public static func < (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
+    package static func < (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
         compare(lhs, rhs) < 0
     }
 
     /// Equality by precedence: build metadata is ignored, as semver (and flagd) require.
-    public static func == (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
+    package static func == (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {
         compare(lhs, rhs) == 0
     }
 
     /// Hashes what equality compares.
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(major)
         hasher.combine(minor)
         hasher.combine(patch)
@@ -119,7 +119,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     }
 
     /// The comparison operators `sem_ver` takes as its second argument.
-    public enum Operator: String, Sendable, Hashable, CaseIterable {
+    package enum Operator: String, Sendable, Hashable, CaseIterable {
         /// Same precedence.
         case equal = "="
         /// Different precedence.
@@ -138,7 +138,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         case sameMinor = "~"
 
         /// Whether `lhs op rhs` holds.
-        public func holds(_ lhs: SemanticVersion, _ rhs: SemanticVersion) -> Bool {
+        package func holds(_ lhs: SemanticVersion, _ rhs: SemanticVersion) -> Bool {
             switch self {
             case .equal: compare(lhs, rhs) == 0
             case .notEqual: compare(lhs, rhs) != 0

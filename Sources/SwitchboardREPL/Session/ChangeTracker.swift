@@ -31,7 +31,7 @@ struct ChangeTracker {
     /// The keys publications named since the last look, in order, filled by the board's subscription.
     private final class Pending: Sendable {
         let keys = Locked<[String]>([])
-        let subscription = Locked<Board.Subscription?>(nil)
+        let subscription = Locked<ChangeSubscription?>(nil)
     }
 
     private var seen: [String: Seen] = [:]

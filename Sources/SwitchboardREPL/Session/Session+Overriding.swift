@@ -122,8 +122,9 @@ extension Session {
     /// A refusal from the board, with the definition's type and constraints as the hint when it gives none.
     private func failure(_ error: Board.SetError, definition: Definition?) -> Reply {
         switch error {
-        case .unknownKey(let key, _):
-            return unknownKey(key)
+        case .unknownKey(let key, let suggestions):
+            let message = Message.unknownKey(key, suggestions: suggestions)
+            return failure(message.text, hint: message.hint)
         case .invalidValue(let key, let problem):
             let message = Message.refusedValue(key: key, problem: problem, type: definition?.type)
             return failure(message.text, hint: message.hint)

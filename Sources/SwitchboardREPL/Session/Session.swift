@@ -138,7 +138,7 @@ public final class Session {
 
     /// The reply for a key with no definition, suggesting the nearest keys.
     func unknownKey(_ key: String) -> Reply {
-        let message = Message.unknownKey(key, suggestions: Suggestions.near(key, in: board.registry.keys))
+        let message = board.registry.unknownKeyMessage(key)
         return failure(message.text, hint: message.hint)
     }
 }

@@ -4,7 +4,7 @@ import Switchboard
 // and the REPL print — so a script moves between the command line and the API without relearning shapes. Only
 // the list adds each entry's reason, which the command line's table leaves out.
 
-extension Snapshot.Entry {
+extension Snapshot.KeyState {
     /// A definition with its resolved value, layer and reason, for `GET /v1/flags`.
     func adminJSON(resolution: Resolution) -> Value {
         var document = jsonValue(resolution: resolution)

@@ -143,7 +143,10 @@ struct AdminRoutes {
     }
 
     private func unknownKey(_ key: String) -> ServerError {
-        let suggestions = Suggestions.near(key, in: board.registry.keys)
+        unknownKey(key, suggestions: board.registry.suggestions(for: key))
+    }
+
+    private func unknownKey(_ key: String, suggestions: [String]) -> ServerError {
         let message = Message.unknownKey(key, suggestions: suggestions)
         return .admin(.notFound, message.text, hint: message.hint, suggestions: suggestions)
     }
@@ -154,8 +157,8 @@ struct AdminRoutes {
 
     private func refusal(_ error: Board.SetError) -> ServerError {
         switch error {
-        case .unknownKey(let key, _):
-            unknownKey(key)
+        case .unknownKey(let key, let suggestions):
+            unknownKey(key, suggestions: suggestions)
         case .invalidValue(let key, let problem):
             refused(Message.refusedValue(key: key, problem: problem, type: board.registry[key]?.type))
         case .store(let problem):

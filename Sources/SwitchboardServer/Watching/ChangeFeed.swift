@@ -32,7 +32,7 @@ final class ChangeFeed: Service, Sendable {
     private let logger: Logger
     private let heartbeat: Duration
     private let state: Locked<State>
-    private let subscription = Locked<Board.Subscription?>(nil)
+    private let subscription = Locked<ChangeSubscription?>(nil)
 
     init(board: Board, metrics: ServerMetrics, logger: Logger, heartbeat: Duration) {
         self.board = board

@@ -11,7 +11,7 @@ func openBoard() -> Board {
     }
     do {
         // A short-lived command does not need to watch for changes.
-        return try Board(directory: flags, options: Board.Options(pollInterval: nil))
+        return try Board(directory: flags, options: BoardOptions(pollInterval: nil))
     } catch {
         FileHandle.standardError.write(Data("\(error)\n".utf8))
         exit(1)

@@ -39,7 +39,7 @@ enum SortOrder: String {
 
 let board: Board
 do {
-    board = try Board(directory: flags, options: Board.Options(statePath: state))
+    board = try Board(inputs: BoardInputs(directory: flags, statePath: state))
 } catch {
     fail("\(error)")
 }

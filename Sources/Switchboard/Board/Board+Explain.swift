@@ -1,0 +1,56 @@
+extension Board {
+    /// Explains a key's resolution, or returns `nil` when no definition has the key.
+    public func explain(_ key: String, context: EvaluationContext = .empty) -> Explanation? {
+        let snapshot = self.snapshot
+        guard let entry = snapshot.entry(key) else { return nil }
+        let position = snapshot.registry.position(of: key)!
+        let evaluation = snapshot.evaluate(position, context: context)
+        let resolution = evaluation.resolution
+        // The default layer's own value for this context, even when an override wins.
+        var targetingNote: String?
+        var defaultValue = entry.definition.defaultValue
+        var defaultVariant = entry.definition.defaultVariant
+        if let targeting = entry.definition.targeting {
+            let flagResult = snapshot.evaluator.evaluate(key, context: context)
+            if let prerequisite = evaluation.unmetPrerequisite {
+                targetingNote = "prerequisite \(prerequisite.key) = \(prerequisite.value.plainText) not met; default served"
+            } else if let code = flagResult.errorCode {
+                targetingNote = "targeting failed: \(code.rawValue): \(flagResult.errorMessage ?? "")"
+            } else if let name = flagResult.variant, let outcome = targeting.outcomes[name] {
+                defaultValue = outcome.value
+                defaultVariant = outcome.variant
+                targetingNote = name == "#default"
+                    ? "no rule matched (\(flagResult.reason.rawValue)); default served"
+                    : outcome.summary + " → \(outcome.value.plainText)"
+            } else {
+                targetingNote = "\(flagResult.reason.rawValue): default served"
+            }
+            if !targeting.prerequisites.isEmpty, evaluation.unmetPrerequisite == nil {
+                let met = targeting.prerequisites.map { "\($0.key) = \($0.value.plainText)" }.joined(separator: ", ")
+                targetingNote = (targetingNote ?? "") + " (prerequisites met: \(met))"
+            }
+        }
+        var steps: [Explanation.Step] = []
+        for layer in Layer.allCases.reversed() {
+            if layer == .default {
+                let definition = entry.definition
+                steps.append(Explanation.Step(
+                    layer: .default, value: defaultValue,
+                    origin: "\(definition.defaultLocation)" + (defaultVariant.map { " (variant \($0))" } ?? ""),
+                    status: resolution.layer == .default ? .winner : .shadowed))
+                continue
+            }
+            if let override = entry.overrides.first(where: { $0.layer == layer }) {
+                steps.append(Explanation.Step(layer: layer, value: override.value, origin: override.origin.description,
+                                              status: resolution.layer == layer ? .winner : .shadowed))
+            } else if let (override, problem) = entry.rejected.first(where: { $0.override.layer == layer }) {
+                steps.append(Explanation.Step(layer: layer, value: override.value, origin: override.origin.description,
+                                              status: .rejected(problem.description)))
+            } else {
+                steps.append(Explanation.Step(layer: layer, value: nil, origin: nil, status: .absent))
+            }
+        }
+        return Explanation(key: key, definition: entry.definition, steps: steps, resolution: resolution,
+                           environmentVariable: KeySyntax.environmentVariable(for: key), targeting: targetingNote)
+    }
+}

@@ -1,0 +1,418 @@
+import CoreMetrics
+import Foundation
+import Locking
+import Logging
+import YAML
+
+/// The facade a program creates once and shares: definitions plus their override layers, answering typed
+/// lookups on the hot path, taking runtime overrides, and reporting changes.
+///
+/// ```swift
+/// let board = try Board(directory: "flags")
+/// if board.bool("checkout.new_flow", default: false) { ... }
+/// let limit = board.value(FlagKey("app.upload.max_mb", default: 25))
+/// try board.set("app.upload.max_mb", to: 100, actor: "alice")
+/// for await change in board.changes { print(change.key, change.new) }
+/// ```
+///
+/// Lookups never throw and never block: they read an immutable ``Snapshot`` that is swapped atomically when
+/// anything changes. `Board` is `Sendable`; share one instance.
+public final class Board: Sendable {
+    /// Refusals of ``set(_:to:actor:)`` and ``reset(_:actor:)``.
+    public enum SetError: Error, Sendable, CustomStringConvertible {
+        /// No definition has the key.
+        case unknownKey(String, suggestions: [String])
+        /// The value does not fit the definition.
+        case invalidValue(key: String, ValueProblem)
+        /// The store could not be read or written, or a compare-and-set write lost its race; nothing was changed.
+        case store(StoreError)
+
+        /// The catalog message of an unknown key or a refused value (`nil` for a store error).
+        public var message: Message? {
+            switch self {
+            case .unknownKey(let key, let suggestions): .unknownKey(key, suggestions: suggestions)
+            case .invalidValue(let key, let problem): .refusedValue(key: key, problem: problem, type: nil)
+            case .store: nil
+            }
+        }
+
+        /// A readable account, with a hint.
+        public var description: String {
+            switch self {
+            case .unknownKey, .invalidValue:
+                message.map { message in message.text + (message.hint.map { "\n  hint: \($0)" } ?? "") } ?? ""
+            case .store(let error):
+                error.description
+            }
+        }
+    }
+
+    /// What the board is built from: definitions, override files, environment and runtime store.
+    public let inputs: BoardInputs
+    /// The definitions directory (empty for definitions given as text).
+    public var directory: String { inputs.directory ?? "" }
+    /// The runtime store.
+    public var store: any RuntimeStore { inputs.store }
+    /// The snapshot in service, and what keeps it current.
+    private let engine: BoardEngine
+    /// The same cell as `engine`'s, held here so a lookup reaches it in one step.
+    private let cell: SnapshotCell<Snapshot>
+    /// Whether typed lookups add a `feature_flag.evaluation` event: one test of a constant on the hot path.
+    @usableFromInline let evaluationEvents: EvaluationEvents
+    /// Loads definitions from a directory with their override layers, and starts watching for changes.
+    ///
+    /// - Throws: ``LoadError`` with every diagnostic when the definitions or an override file have errors.
+    public convenience init(directory: String = "flags", options: BoardOptions = BoardOptions()) throws(LoadError) {
+        try self.init(inputs: BoardInputs(directory: directory), options: options)
+    }
+
+    /// Builds a board from resolved inputs, and starts watching for changes when the options poll.
+    ///
+    /// - Throws: ``LoadError`` with every diagnostic when the definitions or an override file have errors.
+    public init(inputs: BoardInputs, options: BoardOptions = BoardOptions()) throws(LoadError) {
+        self.inputs = inputs
+        engine = try BoardEngine(inputs: inputs, options: options)
+        cell = engine.cell
+        evaluationEvents = options.evaluationEvents
+    }
+
+    deinit {
+        engine.stopWatching()
+    }
+
+    // MARK: - Lookups
+
+    /// Where the board's metrics go, and where a server on it sends its own: ``BoardOptions/metricsFactory``, or the
+    /// `MetricsSystem.factory` in effect when the board was made.
+    public var metricsFactory: any MetricsFactory { engine.telemetry.factory }
+
+    /// Where the board logs: ``BoardOptions/logger``.
+    public var logger: Logger { engine.telemetry.logger }
+
+    /// The current snapshot: every definition and its resolved state. Keep it only briefly; it is replaced on
+    /// every change.
+    public var snapshot: Snapshot { cell.snapshot }
+
+    /// The definitions in use.
+    public var registry: Registry { cell.snapshot.registry }
+
+    /// Resolves a key: its value, layer and reason, or an error code.
+    public func resolve(_ key: String, context: EvaluationContext = .empty) -> Resolution {
+        cell.read { $0.resolve(key, context: context) }
+    }
+
+    /// Typed lookup with the caller's default; never throws.
+    @inlinable
+    public func value<T: FlagValue>(_ key: String, default defaultValue: T) -> T {
+        if evaluationEvents.isOn { return tracedValue(key, default: defaultValue, context: .empty) }
+        var result: T?
+        visitValue(key) { result = T(flagValue: $0) }
+        return result ?? defaultValue
+    }
+
+    /// Typed lookup for a context with the caller's default; never throws.
+    public func value<T: FlagValue>(_ key: String, default defaultValue: T, context: EvaluationContext) -> T {
+        if evaluationEvents.isOn { return tracedValue(key, default: defaultValue, context: context) }
+        return cell.read { snapshot in
+            guard let position = snapshot.registry.position(of: key),
+                  let value = snapshot.value(at: position, context: context)
+            else { return nil }
+            return T(flagValue: value)
+        } ?? defaultValue
+    }
+
+    /// Typed lookup of a typed key.
+    @inlinable
+    public func value<T: FlagValue>(_ key: FlagKey<T>, context: EvaluationContext? = nil) -> T {
+        if let context { return value(key.key, default: key.defaultValue, context: context) }
+        return value(key.key, default: key.defaultValue)
+    }
+
+    /// The fast path: hands `visit` the context-free value of a key, if it has one, with no allocation. `visit`
+    /// runs while the snapshot is read, so a lookup inside it is a nested read (see ``SnapshotCell``).
+    ///
+    /// Not generic, so that a caller in another module that inlines ``value(_:default:)`` for its own type (a
+    /// ``FlagKey``, as generated accessors use) calls this compiled code with its own specialized conversion; a
+    /// generic function here would run unspecialized for such callers, about 1.5 times as slow.
+    @usableFromInline
+    func visitValue(_ key: String, _ visit: (Value) -> Void) {
+        cell.read { snapshot in
+            guard let position = snapshot.registry.position(of: key) else { return }
+            let entry = snapshot.fast(position)
+            if entry.isDynamic {
+                if let value = snapshot.dynamicValue(at: position, context: .empty) { visit(value) }
+            } else if let value = entry.value {
+                visit(value)
+            }
+        }
+    }
+
+    /// A typed lookup that adds the `feature_flag.evaluation` event to the current span: the full resolution,
+    /// since the event names the reason and variant.
+    @usableFromInline
+    func tracedValue<T: FlagValue>(_ key: String, default defaultValue: T, context: EvaluationContext) -> T {
+        let resolution = resolve(key, context: context)
+        let typed = resolution.value.flatMap { T(flagValue: $0) }
+        if let span = EvaluationEvent.currentSpan() {
+            EvaluationEvent.record(
+                key: key, resolution: resolution,
+                errorCode: resolution.value != nil && typed == nil ? .typeMismatch : nil,
+                includeValue: evaluationEvents.includesValues, on: span)
+        }
+        return typed ?? defaultValue
+    }
+
+    /// A bool, or `defaultValue` when the key is missing or not a bool.
+    public func bool(_ key: String, default defaultValue: Bool, context: EvaluationContext? = nil) -> Bool {
+        context.map { value(key, default: defaultValue, context: $0) } ?? value(key, default: defaultValue)
+    }
+
+    /// An int, or `defaultValue`.
+    public func int(_ key: String, default defaultValue: Int, context: EvaluationContext? = nil) -> Int {
+        context.map { value(key, default: defaultValue, context: $0) } ?? value(key, default: defaultValue)
+    }
+
+    /// A double (ints widen), or `defaultValue`.
+    public func double(_ key: String, default defaultValue: Double, context: EvaluationContext? = nil) -> Double {
+        context.map { value(key, default: defaultValue, context: $0) } ?? value(key, default: defaultValue)
+    }
+
+    /// A string, or `defaultValue`.
+    public func string(_ key: String, default defaultValue: String, context: EvaluationContext? = nil) -> String {
+        context.map { value(key, default: defaultValue, context: $0) } ?? value(key, default: defaultValue)
+    }
+
+    /// A list, or `defaultValue`.
+    public func list(_ key: String, default defaultValue: [Value], context: EvaluationContext? = nil) -> [Value] {
+        context.map { value(key, default: defaultValue, context: $0) } ?? value(key, default: defaultValue)
+    }
+
+    /// An object, or `defaultValue`.
+    public func object(
+        _ key: String, default defaultValue: [String: Value], context: EvaluationContext? = nil
+    ) -> [String: Value] {
+        context.map { value(key, default: defaultValue, context: $0) } ?? value(key, default: defaultValue)
+    }
+
+    /// The value with everything about how it was chosen; on a missing key or a type mismatch, the caller's
+    /// default with the reason `ERROR` and an error code.
+    public func details<T: FlagValue>(
+        _ key: String, as type: T.Type = T.self, default defaultValue: T, context: EvaluationContext = .empty
+    ) -> Details<T> {
+        let resolution = resolve(key, context: context)
+        var details = Details(key: key, value: defaultValue, variant: resolution.variant, reason: resolution.reason,
+                              layer: resolution.layer, errorCode: resolution.errorCode,
+                              errorMessage: resolution.errorMessage)
+        if let value = resolution.value {
+            if let typed = T(flagValue: value) {
+                details.value = typed
+            } else {
+                details.reason = .error
+                details.layer = nil
+                details.variant = nil
+                details.errorCode = .typeMismatch
+                details.errorMessage = Message.typeMismatch(
+                    key: key, found: value, expected: T.valueType, swiftType: "\(T.self)", field: T.mismatch(in: value)
+                ).text
+            }
+        } else {
+            details.layer = nil
+        }
+        if evaluationEvents.isOn, let span = EvaluationEvent.currentSpan() {
+            EvaluationEvent.record(key: key, resolution: resolution, errorCode: details.errorCode,
+                                   includeValue: evaluationEvents.includesValues, on: span)
+        }
+        return details
+    }
+
+    /// The details of a typed key.
+    public func details<T: FlagValue>(_ key: FlagKey<T>, context: EvaluationContext = .empty) -> Details<T> {
+        details(key.key, default: key.defaultValue, context: context)
+    }
+
+    // MARK: - Runtime overrides
+
+    /// Sets a runtime override after checking it against the definition; persisted atomically and logged.
+    ///
+    /// - Parameter expectedVersion: for compare-and-set: the version of the key's override the caller read
+    ///   (``StoredOverride/version``, 0 for none); the write fails with a conflict when it has changed since.
+    /// - Returns: the store's version after the write.
+    /// - Throws: ``SetError`` when the key is unknown, the value does not fit, the store cannot be written, or the
+    ///   override is not at `expectedVersion`; nothing is written then.
+    @discardableResult
+    public func set(
+        _ key: String, to value: Value, actor: String, expectedVersion: UInt64? = nil
+    ) throws(SetError) -> UInt64 {
+        let definition = try definition(for: key)
+        return try write(definition.fit(value), to: definition, actor: actor, expectedVersion: expectedVersion)
+    }
+
+    /// Sets a runtime override of a typed value.
+    @discardableResult
+    public func set<T: FlagValue>(
+        _ key: String, to value: T, actor: String, expectedVersion: UInt64? = nil
+    ) throws(SetError) -> UInt64 {
+        try set(key, to: value.flagValue, actor: actor, expectedVersion: expectedVersion)
+    }
+
+    /// Sets a runtime override from text (as typed on a command line), parsed by the key's type; for a variant
+    /// flag the text may also name a variant.
+    @discardableResult
+    public func set(
+        _ key: String, text: String, actor: String, expectedVersion: UInt64? = nil
+    ) throws(SetError) -> UInt64 {
+        let definition = try definition(for: key)
+        return try write(definition.fit(text: text), to: definition, actor: actor, expectedVersion: expectedVersion)
+    }
+
+    /// Writes a value that ``Definition/fit(_:)`` accepted, or throws its problem. The override lives under the
+    /// definition's key; copies under the keys it was renamed from are dropped so they cannot resurface.
+    private func write(
+        _ fit: Result<Value, ValueProblem>, to definition: Definition, actor: String, expectedVersion: UInt64?
+    ) throws(SetError) -> UInt64 {
+        let value: Value
+        switch fit {
+        case .success(let fitting): value = fitting
+        case .failure(let problem): throw .invalidValue(key: definition.key, problem)
+        }
+        let changes = [OverrideChange(key: definition.key, value: value)]
+            + definition.renamedFrom.map { OverrideChange(key: $0, value: nil) }
+        let condition = expectedVersion.map { WriteCondition(key: definition.key, version: $0) }
+        return try write(changes, actor: actor, condition: condition)
+    }
+
+    /// Removes a key's runtime override (also an orphaned one, or one stored under a renamed key).
+    ///
+    /// - Parameter expectedVersion: for compare-and-set, as in ``set(_:to:actor:expectedVersion:)``.
+    /// - Returns: the store's version after the write.
+    @discardableResult
+    public func reset(_ key: String, actor: String, expectedVersion: UInt64? = nil) throws(SetError) -> UInt64 {
+        let snapshot = cell.snapshot
+        let renamedFrom = snapshot.registry[key]?.renamedFrom ?? []
+        guard snapshot.registry[key] != nil || snapshot.orphans[key] != nil else {
+            throw .unknownKey(key, suggestions: snapshot.registry.suggestions(for: key))
+        }
+        let changes = ([key] + renamedFrom).map { OverrideChange(key: $0, value: nil) }
+        let condition = expectedVersion.map { WriteCondition(key: key, version: $0) }
+        return try write(changes, actor: actor, condition: condition)
+    }
+
+    /// Removes every runtime override, orphans included.
+    @discardableResult
+    public func resetAll(actor: String) throws(SetError) -> UInt64 {
+        let keys = engine.storedKeys
+        return try write(keys.sorted().map { OverrideChange(key: $0, value: nil) }, actor: actor, condition: nil)
+    }
+
+    /// The stored override of a key (its value, who set it, when, and its version), when it has one.
+    public func storedOverride(_ key: String) -> StoredOverride? {
+        engine.storedOverride(key)
+    }
+
+    /// The runtime store's version as this board last read or wrote it.
+    public var storeVersion: UInt64 { engine.storeVersion }
+
+    private func write(
+        _ changes: [OverrideChange], actor: String, condition: WriteCondition?
+    ) throws(SetError) -> UInt64 {
+        do {
+            return try engine.write(changes, actor: actor, condition: condition)
+        } catch {
+            throw .store(error)
+        }
+    }
+
+    private func definition(for key: String) throws(SetError) -> Definition {
+        let snapshot = cell.snapshot
+        guard let definition = snapshot.registry[key] else {
+            throw .unknownKey(key, suggestions: snapshot.registry.suggestions(for: key))
+        }
+        return definition
+    }
+
+    /// The last `limit` audit records, oldest first (none when the store cannot be read).
+    public func auditLog(limit: Int = .max) -> [AuditRecord] {
+        (try? store.auditLog(limit: limit)) ?? []
+    }
+
+    // MARK: - Reloading and changes
+
+    /// Diagnostics that do not stop the board: warnings from loading, skipped overrides, orphans, and a store that
+    /// cannot be read.
+    public var diagnostics: [Diagnostic] { engine.diagnostics }
+
+    /// The diagnostics about overrides only: skipped file and env values, orphaned runtime overrides, override
+    /// file warnings and a store that cannot be read. Definition warnings (stale flags) are `validate`'s business.
+    public var overrideDiagnostics: [Diagnostic] { engine.overrideDiagnostics }
+
+    /// The problem with the runtime store, when it cannot be read.
+    public var storeProblem: StoreError? { engine.storeProblem }
+
+    /// The errors of the last reload that failed; empty once a reload succeeds.
+    public var lastReloadErrors: [Diagnostic] { engine.lastReloadErrors }
+
+    /// The board's health: the last reload's errors and the store's problem.
+    public var status: BoardStatus { engine.status }
+
+    /// The revision of the snapshot in use; it grows with every change.
+    public var revision: UInt64 { cell.snapshot.revision }
+
+    /// Reloads definitions, override files and the runtime store. When the definitions or an override file have
+    /// errors, the last good ones stay in use and the errors are returned (and kept in ``lastReloadErrors``).
+    @discardableResult
+    public func reload() -> LoadReport { engine.reload() }
+
+    /// Re-reads the runtime store (another process may have changed it) and publishes what changed.
+    public func refreshRuntime() { engine.refreshRuntime() }
+
+    /// Checks once for changes made elsewhere: definition and override files (when watched), and the runtime
+    /// store, loading an edit at once. The REPL calls it before each prompt; the board's own watcher instead loads
+    /// an edit once the files have held still for one poll.
+    public func checkForChanges() { engine.checkForChanges() }
+
+    /// Stops watching for changes (a board stops by itself when it is released).
+    public func stopWatching() { engine.stopWatching() }
+
+    /// Every change to a resolved value from now on: from ``set(_:to:actor:expectedVersion:)`` and
+    /// ``reset(_:actor:expectedVersion:)``, from reloads (a key whose targeting changed is reported even when its
+    /// value for the empty context did not), and from other processes writing the same runtime store. Each access
+    /// makes a new stream.
+    public var changes: AsyncStream<ValueChange> {
+        engine.publisher.stream { event in
+            guard case .published(let publication) = event else { return [] }
+            return publication.changes
+        }
+    }
+
+    /// Calls `handler` with every event from now on, in order, until the subscription is cancelled or released:
+    /// each publication (with what changed) and each change of ``status``. The handler runs on the thread that
+    /// made the change, after the change is in service; it must not block. ``changes`` is a stream built on it.
+    public func subscribe(_ handler: @escaping @Sendable (BoardEvent) -> Void) -> ChangeSubscription {
+        engine.publisher.subscribe(handler)
+    }
+
+    /// Calls `onChange` after each publication that changed `key`, and after no other: a write costs what it
+    /// changed, however many keys others observe. ``updates(of:)`` and ``BoardModel`` are built on it.
+    public func observe(_ key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeSubscription {
+        engine.publisher.observe(key, onChange)
+    }
+
+    /// How many observers of single keys are registered (for tests of their release).
+    package var observerCount: Int { engine.publisher.observerCount }
+
+
+}
+
+extension Board: FlagReader {}
+
+extension Board: PreferenceStore {
+    /// Sets a runtime override, as ``set(_:to:actor:expectedVersion:)`` does.
+    public func setOverride(_ key: String, to value: Value, actor: String) throws {
+        try set(key, to: value, actor: actor)
+    }
+
+    /// Removes the runtime override, as ``reset(_:actor:expectedVersion:)`` does.
+    public func resetOverride(_ key: String, actor: String) throws {
+        try reset(key, actor: actor)
+    }
+}

@@ -1,0 +1,343 @@
+import CoreMetrics
+import Locking
+
+/// The snapshot in service and everything that keeps it current: it loads the board's inputs, writes runtime
+/// overrides to the store, reloads definitions and override files when they change, catches up with the store
+/// when someone else writes it, and publishes each new snapshot to the board's subscribers.
+///
+/// Writers are serialized (one publication at a time, in revision order); readers never wait for them: they read
+/// the ``SnapshotCell``. A runtime write retypes only the keys it changed (see
+/// ``Snapshot/updatingRuntime(entries:changedStoreKeys:storeVersion:revision:)``); a reload builds new compiled
+/// definitions. ``Board`` is the facade over it.
+final class BoardEngine: Sendable {
+    /// The snapshot in service.
+    let cell: SnapshotCell<Snapshot>
+    /// What the board logs and counts.
+    let telemetry: BoardTelemetry
+    private let state: Locked<State>
+    /// Serializes publications, so snapshots are built from the latest state and published in revision order.
+    private let publishing = Locked(())
+    private let watches = Locked<[StoreWatch]>([])
+
+    private struct State {
+        /// Every stored override, as last read or written; mutated in place, so a write costs what it changes.
+        var runtime: [String: StoredOverride] = [:]
+        var storeVersion: UInt64 = 0
+        var loadDiagnostics: [Diagnostic]
+        var fileDiagnostics: [Diagnostic]
+        var status = BoardStatus()
+        var storeError: StoreError?
+        var fingerprints: [String: FileFingerprint]
+        var revision: UInt64 = 1
+    }
+
+    /// Loads the inputs and starts watching them when the options poll.
+    ///
+    /// - Throws: ``LoadError`` with every diagnostic when the definitions or an override file have errors.
+    init(inputs: BoardInputs, options: BoardOptions) throws(LoadError) {
+        self.inputs = inputs
+        self.options = options
+        let loaded = inputs.load()
+        if loaded.hasErrors { throw LoadError(diagnostics: loaded.diagnostics) }
+        var state = State(loadDiagnostics: loaded.diagnostics, fileDiagnostics: loaded.files.diagnostics,
+                          fingerprints: loaded.fingerprints)
+        do {
+            let contents = try inputs.store.read()
+            state.runtime = contents.entries
+            state.storeVersion = contents.version
+        } catch {
+            state.storeError = error
+            state.status.storeProblem = error.description
+        }
+        let snapshot = Self.build(loaded, inputs: inputs, options: options,
+                                  runtime: StoreContents(entries: state.runtime, version: state.storeVersion),
+                                  revision: state.revision)
+        self.cell = SnapshotCell(snapshot)
+        telemetry = BoardTelemetry(logger: options.logger, factory: options.metricsFactory ?? MetricsSystem.factory)
+        telemetry.started(snapshot, status: state.status)
+        self.state = Locked(state)
+        if let interval = options.pollInterval { startWatching(every: interval) }
+    }
+
+    private let options: BoardOptions
+
+    /// A whole snapshot: the definitions compiled, every layer typed against them.
+    private static func build(
+        _ loaded: BoardInputs.Loaded, inputs: BoardInputs, options: BoardOptions, runtime: StoreContents,
+        revision: UInt64
+    ) -> Snapshot {
+        let registry = loaded.report.registry
+        return Snapshot(
+            definitions: CompiledDefinitions(registry: registry, fractionalAlgorithm: options.fractionalAlgorithm),
+            fileLayer: FileLayer.type(loaded.files, against: registry),
+            environmentLayer: EnvironmentLayer.type(inputs.environment, against: registry),
+            runtime: runtime, storeKind: inputs.store.kind, revision: revision)
+    }
+
+    private let inputs: BoardInputs
+    private var store: any RuntimeStore { inputs.store }
+
+    deinit {
+        for watch in watches.withLock({ $0 }) { watch.stop() }
+    }
+
+    /// Writes changes to the store and publishes them: the keys they touch are retyped, nothing else.
+    ///
+    /// - Returns: the store's version after the write.
+    func write(_ changes: [OverrideChange], actor: String, condition: WriteCondition?) throws(StoreError) -> UInt64 {
+        let write = try store.apply(changes, actor: actor, condition: condition)
+        telemetry.wrote(keys: write.changed.count)
+        publishing.withLock { _ in
+            let contiguous = state.withLock { state -> Bool in
+                guard write.version == state.storeVersion + 1 else { return write.changed.isEmpty }
+                for (key, entry) in write.changed { state.runtime[key] = entry }
+                state.storeVersion = write.version
+                return true
+            }
+            if !contiguous {
+                // Someone else wrote in between: take the whole store, which has both writes.
+                refreshRuntimeLocked()
+            } else if !write.changed.isEmpty {
+                publishRuntime(changedKeys: Array(write.changed.keys))
+            }
+        }
+        return write.version
+    }
+
+    /// Builds and publishes the snapshot for changed stored overrides. Called while publishing.
+    private func publishRuntime(changedKeys: [String]) {
+        let (entries, version, revision) = state.withLock { state in
+            state.revision += 1
+            return (state.runtime, state.storeVersion, state.revision)
+        }
+        let (snapshot, positions) = cell.snapshot.updatingRuntime(
+            entries: entries, changedStoreKeys: changedKeys, storeVersion: version, revision: revision)
+        publish(snapshot, positions: positions)
+    }
+
+    private func publish(_ snapshot: Snapshot, positions: [Int]?) {
+        let old = cell.replace(with: snapshot)
+        telemetry.published(old: old, new: snapshot, positions: positions)
+        publisher.send(.published(Publication(old: old, new: snapshot, positions: positions)))
+    }
+
+    /// Tells the telemetry and the subscribers of a new status.
+    private func announce(_ status: BoardStatus) {
+        telemetry.changed(to: status)
+        publisher.send(.status(status))
+    }
+
+    /// Diagnostics that do not stop the board: warnings from loading, skipped overrides, orphans, and a corrupt
+    /// store.
+    var diagnostics: [Diagnostic] { diagnostics(besides: \.loadDiagnostics) }
+
+    /// The diagnostics about overrides only: skipped file and env values, orphaned runtime overrides, override
+    /// file warnings and a corrupt store. Definition warnings (stale flags) are `validate`'s business.
+    var overrideDiagnostics: [Diagnostic] { diagnostics(besides: \.fileDiagnostics) }
+
+    /// The snapshot's diagnostics and the store's problem, with the load's diagnostics that `path` picks.
+    private func diagnostics(besides path: KeyPath<State, [Diagnostic]>) -> [Diagnostic] {
+        let snapshot = cell.snapshot
+        return state.withLock { state in
+            var all = state[keyPath: path] + snapshot.diagnostics
+            if let problem = state.storeError {
+                all.append(.error(at: nil, problem.message, hint: problem.hint))
+            }
+            return Diagnostic.sorted(all)
+        }
+    }
+
+    /// The problem with the runtime store, when it cannot be read.
+    var storeProblem: StoreError? {
+        state.withLock { $0.storeError }
+    }
+
+    /// The errors of the last reload that failed; empty once a reload succeeds.
+    var lastReloadErrors: [Diagnostic] {
+        state.withLock { $0.status.reloadErrors }
+    }
+
+    /// The board's health: the last reload's errors and the store's problem.
+    var status: BoardStatus { state.withLock { $0.status } }
+
+    /// The revision of the snapshot in use; it grows with every change.
+    var revision: UInt64 { cell.snapshot.revision }
+
+    /// Reloads definitions, override files and the runtime store. When the definitions or an override file have
+    /// errors, the last good ones stay in use and the errors are returned (and kept in ``lastReloadErrors``).
+    @discardableResult
+    func reload() -> LoadReport {
+        publishing.withLock { _ in reloadLocked()! }
+    }
+
+    /// Loads the files the watcher found held still at `settled`, unless they changed again since: then nothing is
+    /// loaded, and the next poll sees the change.
+    private func reloadIfSettled(at settled: [String: FileFingerprint]) {
+        publishing.withLock { _ in _ = reloadLocked(unlessChangedSince: settled) }
+    }
+
+    /// Reloads; with `settled`, returns `nil` and publishes nothing when the files no longer match it after
+    /// reading them (a write landed in between).
+    private func reloadLocked(unlessChangedSince settled: [String: FileFingerprint]? = nil) -> LoadReport? {
+        let loaded = inputs.load()
+        if let settled, inputs.currentFingerprints() != settled { return nil }
+        if loaded.hasErrors {
+            let errors = loaded.diagnostics.filter(\.isError)
+            let status = state.withLock { state -> BoardStatus? in
+                state.fingerprints = loaded.fingerprints
+                guard state.status.reloadErrors != errors else { return nil }
+                state.status.reloadErrors = errors
+                return state.status
+            }
+            if let status { announce(status) }
+            return LoadReport(registry: loaded.report.registry, diagnostics: loaded.diagnostics)
+        }
+        let contents = readStore()
+        let (revision, runtime, version, fixed) = state.withLock { state in
+            state.loadDiagnostics = loaded.diagnostics
+            state.fileDiagnostics = loaded.files.diagnostics
+            state.fingerprints = loaded.fingerprints
+            if let contents {
+                state.runtime = contents.entries
+                state.storeVersion = contents.version
+            }
+            state.revision += 1
+            let fixed = !state.status.reloadErrors.isEmpty
+            state.status.reloadErrors = []
+            return (state.revision, state.runtime, state.storeVersion, fixed ? state.status : nil)
+        }
+        let registry = loaded.report.registry
+        let snapshot = Self.build(loaded, inputs: inputs, options: options,
+                                  runtime: StoreContents(entries: runtime, version: version), revision: revision)
+        publish(snapshot, positions: nil)
+        if let fixed { announce(fixed) }
+        return LoadReport(registry: registry, diagnostics: loaded.diagnostics)
+    }
+
+    /// Reads the store, recording (and announcing) whether it can be read. `nil` when it cannot: the last good
+    /// overrides stay in effect.
+    private func readStore() -> StoreContents? {
+        do {
+            let contents = try store.read()
+            recordStoreHealth(nil)
+            return contents
+        } catch {
+            recordStoreHealth(error)
+            return nil
+        }
+    }
+
+    /// Records whether the store can be read, and announces a change of that.
+    private func recordStoreHealth(_ error: StoreError?) {
+        let problem = error?.description
+        let status = state.withLock { state -> BoardStatus? in
+            state.storeError = error
+            guard state.status.storeProblem != problem else { return nil }
+            state.status.storeProblem = problem
+            return state.status
+        }
+        if let status { announce(status) }
+    }
+
+    /// Re-reads the runtime store (another process may have changed it) and publishes what changed.
+    func refreshRuntime() {
+        publishing.withLock { _ in refreshRuntimeLocked() }
+    }
+
+    private func refreshRuntimeLocked() {
+        let known = state.withLock { $0.storeVersion }
+        // A store that can tell what changed since the version in hand costs what changed; otherwise read all.
+        let delta: StoreDelta?
+        do {
+            delta = try store.changes(since: known)
+        } catch {
+            recordStoreHealth(error)
+            return
+        }
+        if let delta {
+            recordStoreHealth(nil)
+            guard delta.version != known else { return }
+            state.withLock { state in
+                for (key, entry) in delta.changed { state.runtime[key] = entry }
+                state.storeVersion = delta.version
+            }
+            if !delta.changed.isEmpty { publishRuntime(changedKeys: Array(delta.changed.keys)) }
+            return
+        }
+        guard let contents = readStore() else { return }
+        let changed = state.withLock { state -> [String] in
+            var changed: [String] = []
+            for (key, entry) in contents.entries where state.runtime[key] != entry { changed.append(key) }
+            for key in state.runtime.keys where contents.entries[key] == nil { changed.append(key) }
+            state.runtime = contents.entries
+            state.storeVersion = contents.version
+            return changed
+        }
+        if !changed.isEmpty { publishRuntime(changedKeys: changed) }
+    }
+
+    /// Every event from now on, in order.
+    let publisher = ChangePublisher<BoardEvent> { event in
+        guard case .published(let publication) = event else { return [] }
+        return publication.changes.map(\.key)
+    }
+
+    /// The stored override of a key.
+    func storedOverride(_ key: String) -> StoredOverride? {
+        state.withLock { $0.runtime[key] }
+    }
+
+    /// The store's version as last read or written.
+    var storeVersion: UInt64 { state.withLock { $0.storeVersion } }
+
+    /// Every stored override's key.
+    var storedKeys: [String] { state.withLock { Array($0.runtime.keys) } }
+
+    /// Checks once for changes made elsewhere: definition and override files (when watched), and the runtime
+    /// store. The watcher calls this on every poll; the REPL calls it before each prompt.
+    func checkForChanges() {
+        if options.watchDefinitions {
+            let fingerprints = state.withLock { $0.fingerprints }
+            if inputs.changed(since: fingerprints) {
+                reload()
+                return
+            }
+        }
+        refreshRuntime()
+    }
+
+    private func startWatching(every interval: Duration) {
+        let storeWatch = store.watch(every: interval) { [weak self] in self?.refreshRuntime() }
+        var all = [storeWatch]
+        if options.watchDefinitions {
+            let task = Task.detached { [weak self] in
+                // What the files looked like at the last poll that found them changed: an editor still writing
+                // (a file saved in two writes, say) changes them again within an interval, and a half-written
+                // file that happens to validate must not be served. A change is loaded once it has held still
+                // for one interval.
+                var settling: [String: FileFingerprint]?
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    guard let self else { return }
+                    let loaded = self.state.withLock { $0.fingerprints }
+                    let current = self.inputs.currentFingerprints()
+                    if current == loaded {
+                        settling = nil
+                    } else if current == settling {
+                        settling = nil
+                        self.reloadIfSettled(at: current)
+                    } else {
+                        settling = current
+                    }
+                }
+            }
+            all.append(StoreWatch { task.cancel() })
+        }
+        watches.withLock { $0 = all }
+    }
+
+    /// Stops watching for changes (a board stops by itself when it is released).
+    func stopWatching() {
+        for watch in watches.withLock({ $0 }) { watch.stop() }
+    }
+}

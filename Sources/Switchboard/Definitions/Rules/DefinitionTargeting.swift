@@ -1,0 +1,113 @@
+package import YAML
+
+/// A definition's targeting, compiled to the flagd engine: Switchboard's readable `rules`, `segments`,
+/// `rollout`, `requires` and `enabled`, a `targeting:` JSONLogic block, or a flag from a flagd file.
+///
+/// The engine chooses an outcome by name; ``outcomes`` says what each name serves and why, so `explain` can name
+/// the rule, the segment and the rollout bucket.
+package struct DefinitionTargeting: Sendable {
+    /// What one outcome of the targeting serves, and which part of the definition chose it.
+    package struct Outcome: Sendable, Hashable {
+        /// The value served.
+        package var value: Value
+        /// The definition's variant with this value, if any.
+        package var variant: String?
+        /// The 1-based rule number that serves it, when a rule does.
+        package var rule: Int?
+        /// The rule's `name`, when it has one.
+        package var ruleName: String?
+        /// The segments the rule requires.
+        package var segments: [String] = []
+        /// The rollout bucket (1-based) and its weight out of the total, when a rollout chose the value.
+        package var bucket: (index: Int, weight: Int, total: Int)? {
+            get { bucketIndex.map { ($0, bucketWeight, bucketTotal) } }
+            set {
+                bucketIndex = newValue?.index
+                bucketWeight = newValue?.weight ?? 0
+                bucketTotal = newValue?.total ?? 0
+            }
+        }
+        var bucketIndex: Int?
+        var bucketWeight = 0
+        var bucketTotal = 0
+
+        /// A sentence for `explain`: "rule 2 'beta' (segment beta_testers), rollout bucket 1 (20 of 100)".
+        package var summary: String {
+            var parts: [String] = []
+            if let rule {
+                var text = "rule \(rule)" + (ruleName.map { " '\($0)'" } ?? "")
+                if !segments.isEmpty { text += " (segment \(segments.joined(separator: ", ")))" }
+                parts.append(text + " matched")
+            }
+            if let (index, weight, total) = bucket {
+                parts.append("rollout bucket \(index) (weight \(weight) of \(total))")
+            }
+            if parts.isEmpty { return variant.map { "variant \($0)" } ?? "targeting" }
+            return parts.joined(separator: ", ")
+        }
+
+        /// Outcomes are equal when they serve the same value for the same reason.
+        package static func == (lhs: Outcome, rhs: Outcome) -> Bool {
+            lhs.value == rhs.value && lhs.variant == rhs.variant && lhs.rule == rhs.rule
+                && lhs.bucketIndex == rhs.bucketIndex
+        }
+
+        /// Hashes the value and the rule.
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(value)
+            hasher.combine(rule)
+            hasher.combine(bucketIndex)
+        }
+    }
+
+    /// A flag that must resolve to a value for this definition's targeting to apply.
+    package struct Prerequisite: Sendable, Hashable {
+        /// The other flag's key.
+        package var key: String
+        /// The value it must resolve to.
+        package var value: Value
+        /// Where the requirement is written.
+        package var location: SourceLocation?
+    }
+
+    /// The flag as the flagd engine evaluates it: outcome names as variants.
+    package let flag: FlagdFlag
+    /// What each outcome name serves.
+    package let outcomes: [String: Outcome]
+    /// Flags that must resolve to given values first.
+    package internal(set) var prerequisites: [Prerequisite]
+    /// Whether the definition came from a flagd file (its default may be absent, and it evaluates exactly as flagd).
+    package let isFlagd: Bool
+
+    init(flag: FlagdFlag, outcomes: [String: Outcome], prerequisites: [Prerequisite] = [], isFlagd: Bool) {
+        self.flag = flag
+        self.outcomes = outcomes
+        self.prerequisites = prerequisites
+        self.isFlagd = isFlagd
+    }
+}
+
+/// The parts of a definition that targeting is compiled from, kept as nodes until every file's segments are known.
+/// A class, so the many definitions without targeting carry one empty reference instead of six empty nodes.
+final class PendingTargeting: Sendable {
+    let rules: Node?
+    let rollout: Node?
+    let requires: Node?
+    let enabled: Node?
+    let targeting: Node?
+    let bucketing: Node?
+    let location: SourceLocation
+
+    init(
+        rules: Node?, rollout: Node?, requires: Node?, enabled: Node?, targeting: Node?, bucketing: Node?,
+        location: SourceLocation
+    ) {
+        self.rules = rules
+        self.rollout = rollout
+        self.requires = requires
+        self.enabled = enabled
+        self.targeting = targeting
+        self.bucketing = bucketing
+        self.location = location
+    }
+}

@@ -1,0 +1,446 @@
+import Foundation
+import Locking
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The default ``RuntimeStore``: a state file of JSON and, beside it, the audit log of JSON lines, which is also
+/// the store's journal. A write appends to the log and syncs it once.
+///
+/// - A write appends its audit records to `audit.jsonl` with one `write` and one `fdatasync`; that append is the
+///   write. The state file (`overrides.json`) holds the overrides as of an offset of the log, and readers replay
+///   the complete writes after it (see `AuditJournal`). A write cut short by a crash is ignored by readers and
+///   truncated by the next writer.
+/// - Once the log has grown past that offset by the state file's size (at least 64 KiB), the writer compacts:
+///   the overrides and the log's length go to a temporary file, which is synced, renamed over the state file,
+///   and the directory synced. A crash at any point leaves the old state file or the new one, and the log has
+///   every write either way.
+/// - Writers in any number of processes are serialized by `flock` on `<store>.lock`, and each write re-reads
+///   the store under the lock (only what was appended to the log, while the state file is the one it read), so
+///   no update is lost. Readers take no lock.
+/// - A state file or an audit log that does not parse is reported and left untouched: reads report it, writes
+///   refuse.
+/// - The store records its version and each override's version, for compare-and-set writes.
+/// - A state file written before the log was the journal (without `audit_offset`) is read as it is; the first
+///   write records the log's length in it before appending.
+public final class FileStore: RuntimeStore {
+    /// The state file.
+    public let path: String
+    /// The lock file.
+    public let lockPath: String
+    /// The audit log (JSON lines), which is also the journal of writes the state file does not hold yet:
+    /// `audit.jsonl` beside the default `overrides.json`, and `NAME.audit.jsonl` beside any other `NAME.json`, so
+    /// that two stores in one directory never share a journal.
+    public let auditPath: String
+    /// How many bytes of log past the state file's offset make a write compact the store; `nil` for the state
+    /// file's size, at least 64 KiB, so that a compaction writes at most a byte of state per byte of log and a
+    /// reader replays at most as much log as it reads state.
+    public let compactionBytes: Int?
+    private let inProcess = Locked(())
+
+    /// Creates a store at a path; nothing is created on disk until the first write.
+    public init(path: String, compactionBytes: Int? = nil) {
+        self.path = path
+        self.lockPath = path + ".lock"
+        self.auditPath = Self.auditPath(forState: path)
+        self.compactionBytes = compactionBytes.map { max(0, $0) }
+    }
+
+    /// The audit log's path for a state file's.
+    static func auditPath(forState path: String) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
+        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return (directory.isEmpty ? "." : directory) + (name == "overrides" ? "/audit.jsonl" : "/\(name).audit.jsonl")
+    }
+
+    /// The default store for a definitions directory: `.switchboard/overrides.json` beside it, so a REPL and a
+    /// server started in the same project share it.
+    public static func defaultPath(flagsDirectory: String) -> String {
+        let absolute = (flagsDirectory as NSString).standardizingPath
+        var parent = (absolute as NSString).deletingLastPathComponent
+        if parent.isEmpty { parent = "." }
+        return parent == "." ? ".switchboard/overrides.json" : "\(parent)/.switchboard/overrides.json"
+    }
+
+    /// The store's kind.
+    public var kind: String { "file" }
+    /// The state file's path.
+    public var location: String { path }
+
+    /// The store as this process last read or wrote it, with the fingerprints of both files then.
+    private struct Reading: Sendable {
+        /// The state file's fingerprint; `nil` when there was none.
+        var stateFingerprint: FileFingerprint?
+        /// The audit log's fingerprint; `nil` when there was none.
+        var logFingerprint: FileFingerprint?
+        /// The state file with the complete writes after its offset replayed.
+        var contents: StoreContents
+        /// The state file's size in bytes.
+        var stateSize: Int
+        /// The log offset the state file was written at; `nil` when there is no state file, it was written
+        /// before the journal, or the log does not continue it. The next write then records one first.
+        var start: Int?
+        /// The log offset after the last complete write.
+        var end: Int
+        /// Whether the bytes after `end` are a write cut short (by a crash, or still being written).
+        var torn: Bool
+        /// The last writes this process made or read appended to the log it had read, oldest first, up to the
+        /// contents' version. A reading of a new state file starts it empty: versions alone do not tell whether
+        /// the store was moved aside and started again.
+        var recent: [StoreDelta]
+    }
+
+    /// The last reading: a read of unchanged files costs two `stat`s, and a read after writes elsewhere parses
+    /// only what they appended.
+    private let cache = Locked<Reading?>(nil)
+    private static let recentLength = 64
+    private static let minimumCompactionBytes = 65_536
+
+    /// Every override with the store's version. A missing state file is an empty store at version 0.
+    public func read() throws(StoreError) -> StoreContents {
+        try current(underLock: false).contents
+    }
+
+    /// The store now: the cached reading when neither file changed, else a new one.
+    private func current(underLock: Bool) throws(StoreError) -> Reading {
+        let state = FileFingerprint(path: path)
+        let log = FileFingerprint(path: auditPath)
+        let previous = cache.withLock { $0 }
+        if let previous, !previous.torn, previous.stateFingerprint == state, previous.logFingerprint == log {
+            return previous
+        }
+        let reading: Reading
+        do throws(StoreError) {
+            reading = try load(after: previous, state: state, log: log)
+        } catch {
+            // A writer truncating a write cut short can show a lock-free reader bytes of both; only a read with
+            // no writer midway may call the store corrupt.
+            guard case .corrupt = error.kind, !underLock else { throw error }
+            return try sharedLocked { () throws(StoreError) in try current(underLock: true) }
+        }
+        // Only fingerprints taken before the read, and unchanged after it, may vouch for what was read.
+        if !reading.torn, FileFingerprint(path: path) == state, FileFingerprint(path: auditPath) == log {
+            cache.withLock { $0 = reading }
+        }
+        return reading
+    }
+
+    /// Reads the store: only the log appended since `previous` when the state file is the same, else both files.
+    private func load(after previous: Reading?, state: FileFingerprint?, log: FileFingerprint?) throws(StoreError)
+        -> Reading
+    {
+        if let previous, !previous.torn, previous.start != nil, let state, previous.stateFingerprint == state,
+           let log, let known = previous.logFingerprint, log.isSameFile(as: known), log.size >= Int64(previous.end),
+           let bytes = try logBytes(from: previous.end)
+        {
+            let replay = try replay(bytes, from: previous.end, onto: previous.contents)
+            var reading = previous
+            reading.logFingerprint = log
+            reading.contents = replay.contents
+            reading.end = replay.end
+            reading.torn = replay.torn
+            reading.recent = Array((previous.recent + replay.deltas).suffix(Self.recentLength))
+            return reading
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            if FileManager.default.fileExists(atPath: path) {
+                throw StoreError(message: "cannot read the override store \(path)", hint: "check its permissions")
+            }
+            let empty = StoreContents(entries: [:], version: 0)
+            return Reading(stateFingerprint: nil, logFingerprint: log, contents: empty, stateSize: 0, start: nil,
+                           end: 0, torn: false, recent: [])
+        }
+        let file = try Self.decodeState([UInt8](data), path: path)
+        var reading = Reading(stateFingerprint: state, logFingerprint: log, contents: file.contents,
+                              stateSize: data.count, start: nil, end: 0, torn: false, recent: [])
+        guard let offset = file.auditOffset, let bytes = try logBytes(from: offset) else { return reading }
+        let replay = try replay(bytes, from: offset, onto: file.contents)
+        reading.contents = replay.contents
+        reading.start = offset
+        reading.end = replay.end
+        reading.torn = replay.torn
+        return reading
+    }
+
+    private func replay(_ bytes: [UInt8], from start: Int, onto contents: StoreContents) throws(StoreError)
+        -> AuditJournal.Replay
+    {
+        do throws(AuditJournal.Problem) {
+            return try AuditJournal.replay(bytes, from: start, onto: contents)
+        } catch {
+            throw StoreError(
+                .corrupt, message: "the audit log \(auditPath) is corrupt at byte \(error.offset): \(error.detail)",
+                hint: "it was left as it is, and the writes before that line are in effect; fix or remove the line "
+                    + "by hand")
+        }
+    }
+
+    /// The log from `offset` to its end; `nil` when the log is missing or shorter, or `offset` does not start a
+    /// line: then it is not the log the state file was written with.
+    private func logBytes(from offset: Int) throws(StoreError) -> [UInt8]? {
+        let fd = open(auditPath, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return nil }
+            throw Self.posixError("cannot read the audit log \(auditPath)")
+        }
+        defer { close(fd) }
+        guard let bytes = Self.readToEnd(fd, from: max(0, offset - 1)) else {
+            throw Self.posixError("cannot read the audit log \(auditPath)")
+        }
+        if offset == 0 { return bytes }
+        guard bytes.first == UInt8(ascii: "\n") else { return nil }
+        return Array(bytes.dropFirst())
+    }
+
+    /// Applies changes under the lock: reads what changed in the store, checks the condition, and appends an
+    /// audit record for every key whose value changed, synced once. Nothing is written when the condition fails
+    /// or nothing changes.
+    public func apply(
+        _ changes: [OverrideChange], actor: String, condition: WriteCondition?
+    ) throws(StoreError) -> StoreWrite {
+        try locked { () throws(StoreError) in try applyLocked(changes, actor: actor, condition: condition) }
+    }
+
+    /// Runs `body` holding both locks: this process's, then the file lock every process takes.
+    private func locked<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try inProcess.withLock { _ throws(StoreError) in
+            let directory = (path as NSString).deletingLastPathComponent
+            do {
+                try FileManager.default.createDirectory(atPath: directory.isEmpty ? "." : directory,
+                                                        withIntermediateDirectories: true)
+            } catch {
+                throw StoreError(message: "cannot create the directory of the override store \(path): \(error)")
+            }
+            let lock = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            guard lock >= 0 else { throw Self.posixError("cannot open the lock file \(lockPath)") }
+            defer { close(lock) }
+            while flock(lock, LOCK_EX) != 0 {
+                guard errno == EINTR else { throw Self.posixError("cannot lock \(lockPath)") }
+            }
+            defer { flock(lock, LOCK_UN) }
+            return try body()
+        }
+    }
+
+    /// Runs `body` holding the file lock shared, so that no writer is midway. Without a lock file nobody has
+    /// written, and nothing is locked.
+    private func sharedLocked<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        let lock = open(lockPath, O_RDONLY | O_CLOEXEC)
+        guard lock >= 0 else { return try body() }
+        defer { close(lock) }
+        while flock(lock, LOCK_SH) != 0 {
+            guard errno == EINTR else { throw Self.posixError("cannot lock \(lockPath)") }
+        }
+        defer { flock(lock, LOCK_UN) }
+        return try body()
+    }
+
+    private func applyLocked(
+        _ changes: [OverrideChange], actor: String, condition: WriteCondition?
+    ) throws(StoreError) -> StoreWrite {
+        var reading = try current(underLock: true)
+        let before = reading.contents
+        if let condition { try condition.check(against: before.entries[condition.key]) }
+        let plan = StoreWrite(planning: changes, actor: actor, time: StoredOverride.currentTime(),
+                              version: before.version + 1, current: { before.entries[$0] })
+        guard !plan.records.isEmpty else { return StoreWrite(version: before.version, changed: [:], records: []) }
+        let log = open(auditPath, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard log >= 0 else { throw Self.posixError("cannot open the audit log \(auditPath)") }
+        defer { close(log) }
+        if reading.start == nil {
+            // No state file yet, one from before the journal, or a log that does not continue it: record the
+            // overrides as they are with the log's length first, so that what is appended next replays onto them.
+            // The directory sync of that also makes a log just created survive a crash.
+            let end = try cutUnterminatedLine(log)
+            try writeState(before, auditOffset: end, into: &reading)
+            reading.end = end
+        } else if reading.torn, ftruncate(log, off_t(reading.end)) != 0 {
+            throw Self.posixError("cannot truncate a write cut short from the audit log \(auditPath)")
+        }
+        let bytes = Array(AuditJournal.lines(plan.records).utf8)
+        guard Self.writeAll(log, bytes), Self.syncData(log) else {
+            let error = Self.posixError("cannot append to the audit log \(auditPath)")
+            // Leave no part of a write that failed.
+            _ = ftruncate(log, off_t(reading.end))
+            throw error
+        }
+        var after = before
+        for (key, entry) in plan.changed { after.entries[key] = entry }
+        after.version = plan.version
+        reading.contents = after
+        reading.end += bytes.count
+        reading.torn = false
+        reading.logFingerprint = FileFingerprint(path: auditPath)
+        reading.recent.append(StoreDelta(version: plan.version, changed: plan.changed))
+        reading.recent = Array(reading.recent.suffix(Self.recentLength))
+        if let start = reading.start,
+           reading.end - start >= compactionBytes ?? max(Self.minimumCompactionBytes, reading.stateSize)
+        {
+            // The write is durable already: a compaction that fails leaves the log longer, and the next write
+            // tries again.
+            try? writeState(after, auditOffset: reading.end, into: &reading)
+        }
+        cache.withLock { $0 = reading }
+        return plan
+    }
+
+    /// Writes the state file atomically: `contents` as of the log offset `auditOffset`.
+    private func writeState(_ contents: StoreContents, auditOffset: Int, into reading: inout Reading)
+        throws(StoreError)
+    {
+        let text = Self.encode(contents, auditOffset: auditOffset)
+        try writeAtomically(text)
+        reading.stateFingerprint = FileFingerprint(path: path)
+        reading.stateSize = text.utf8.count
+        reading.start = auditOffset
+    }
+
+    /// Truncates an unterminated last line of the log (a record a crash cut short, written before the state file
+    /// recorded an offset) and returns the log's length.
+    private func cutUnterminatedLine(_ fd: Int32) throws(StoreError) -> Int {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Self.posixError("cannot read the audit log \(auditPath)") }
+        let size = Int(info.st_size)
+        var end = 0
+        var chunkEnd = size
+        while chunkEnd > 0 {
+            let chunkStart = max(0, chunkEnd - 65_536)
+            guard let chunk = Self.readToEnd(fd, from: chunkStart, upTo: chunkEnd) else {
+                throw Self.posixError("cannot read the audit log \(auditPath)")
+            }
+            if let newline = chunk.lastIndex(of: UInt8(ascii: "\n")) {
+                end = chunkStart + newline + 1
+                break
+            }
+            chunkEnd = chunkStart
+        }
+        if end < size, ftruncate(fd, off_t(end)) != 0 {
+            throw Self.posixError("cannot truncate a write cut short from the audit log \(auditPath)")
+        }
+        return end
+    }
+
+    /// Fills an empty store with an export, under the lock: the state file atomically, then the audit log.
+    public func importing(_ export: StoreExport) throws(StoreError) {
+        try locked { () throws(StoreError) in
+            guard try current(underLock: true).contents.entries.isEmpty, auditLog(limit: 1).isEmpty else {
+                throw StoreError(message: "the override store \(path) is not empty",
+                                 hint: "import into an empty store; move the existing one aside first")
+            }
+            let history = Array(export.audit.map { $0.json + "\n" }.joined().utf8)
+            // Emptied first: until it is as long as the state file says, readers take the state file alone.
+            let audit = open(auditPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard audit >= 0 else { throw Self.posixError("cannot open the audit log \(auditPath)") }
+            defer { close(audit) }
+            cache.withLock { $0 = nil }
+            try writeAtomically(Self.encode(export.contents, auditOffset: history.count))
+            guard Self.writeAll(audit, history), Self.syncData(audit) else {
+                throw Self.posixError("cannot write the audit log \(auditPath)")
+            }
+        }
+    }
+
+    /// The changes after `version`, when the writes since are ones this process made or followed in the log;
+    /// `nil` otherwise.
+    public func changes(since version: UInt64) throws(StoreError) -> StoreDelta? {
+        let reading = try current(underLock: false)
+        if reading.contents.version == version { return StoreDelta(version: version, changed: [:]) }
+        guard reading.recent.last?.version == reading.contents.version,
+              let first = reading.recent.firstIndex(where: { $0.version == version + 1 })
+        else { return nil }
+        return StoreDelta(merging: Array(reading.recent[first...]), from: version)
+    }
+
+    /// Polls both files' fingerprints every `interval` and calls `handler` when either changes.
+    public func watch(every interval: Duration, _ handler: @escaping @Sendable () -> Void) -> StoreWatch {
+        let path = self.path
+        let auditPath = self.auditPath
+        let task = Task.detached {
+            var last = (FileFingerprint(path: path), FileFingerprint(path: auditPath))
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                let now = (FileFingerprint(path: path), FileFingerprint(path: auditPath))
+                if now != last {
+                    last = now
+                    handler()
+                }
+            }
+        }
+        return StoreWatch { task.cancel() }
+    }
+
+    private func writeAtomically(_ text: String) throws(StoreError) {
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw Self.posixError("cannot create \(temporary)") }
+        var ok = Self.writeAll(fd, Array(text.utf8)) && Self.syncData(fd)
+        close(fd)
+        ok = ok && rename(temporary, path) == 0
+        guard ok else {
+            let error = Self.posixError("cannot write the override store \(path)")
+            unlink(temporary)
+            throw error
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        let dirfd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dirfd >= 0 {
+            fsync(dirfd)
+            close(dirfd)
+        }
+    }
+
+    /// The last `limit` audit records, oldest first. Lines that do not parse (one a crash cut short, in a log
+    /// written before the journal) are skipped, and so is a write cut short at the end.
+    public func auditLog(limit: Int = .max) -> [AuditRecord] {
+        guard let data = FileManager.default.contents(atPath: auditPath) else { return [] }
+        return Array(AuditJournal.history([UInt8](data)).suffix(limit))
+    }
+
+    /// Flushes a file's data (and the metadata needed to read it back) to the disk.
+    private static func syncData(_ fd: Int32) -> Bool {
+        #if os(Linux)
+        fdatasync(fd) == 0
+        #else
+        fsync(fd) == 0
+        #endif
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+
+    /// The bytes of a file from `start` to `end` (or to its end); `nil` when reading fails.
+    private static func readToEnd(_ fd: Int32, from start: Int, upTo end: Int = .max) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var position = start
+        while position < end {
+            let wanted = min(chunk.count, end - position)
+            let count = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, wanted, off_t(position)) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+            position += count
+        }
+        return bytes
+    }
+
+    private static func posixError(_ message: String) -> StoreError {
+        StoreError(.unavailable, message: "\(message): \(String(cString: strerror(errno)))")
+    }
+}

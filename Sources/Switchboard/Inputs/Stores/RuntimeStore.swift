@@ -1,0 +1,374 @@
+/// Where the runtime layer's overrides persist: the seam between a board and its store.
+///
+/// Two stores ship: ``FileStore``, a JSON file beside the definitions (the default, one machine), and a
+/// database store for overrides shared by every replica. A store keeps, for each key, the override's value, who
+/// set it, when, and the store version it was written at; every write bumps the store's version and appends an
+/// audit record for each key it changed.
+///
+/// Writes are all-or-nothing and may be conditional: ``apply(_:actor:condition:)`` with a
+/// ``WriteCondition`` fails with ``StoreError/Kind/conflict`` and writes nothing when the key's override is no
+/// longer at the version the caller read (compare-and-set).
+public protocol RuntimeStore: AnyObject, Sendable {
+    /// A store problem.
+    typealias StoreError = Switchboard.StoreError
+    /// One audit record.
+    typealias AuditRecord = Switchboard.AuditRecord
+
+    /// What kind of store this is, for `explain` and health: `file`, `postgres`.
+    var kind: String { get }
+    /// Where it is, for messages: a path, or a URL without its password.
+    var location: String { get }
+
+    /// Every override with the store's version.
+    func read() throws(StoreError) -> StoreContents
+
+    /// Applies changes in one all-or-nothing write: each key is set to its value, or its override removed when
+    /// the value is `nil`. Appends an audit record for every key whose value changes; changes nothing (and
+    /// bumps no version) when no value changes.
+    ///
+    /// - Throws: ``StoreError``; nothing is written then.
+    func apply(_ changes: [OverrideChange], actor: String, condition: WriteCondition?) throws(StoreError) -> StoreWrite
+
+    /// The overrides changed after `version`, when the store can tell without reading everything; `nil` when
+    /// it cannot, and the caller reads everything and compares. Replicas catch up with it after a notification.
+    func changes(since version: UInt64) throws(StoreError) -> StoreDelta?
+
+    /// The last `limit` audit records, oldest first.
+    func auditLog(limit: Int) throws(StoreError) -> [AuditRecord]
+
+    /// Fills an empty store with exported overrides and audit records, keeping their actors, times and versions
+    /// (`switchboard store import`).
+    ///
+    /// - Throws: ``StoreError`` when the store already has overrides or audit records; nothing is written then.
+    func importing(_ export: StoreExport) throws(StoreError)
+
+    /// Calls `handler` whenever the store may have been changed by someone else (another process, another
+    /// replica), until the returned watch is stopped. `interval` is how often a store that cannot be told of
+    /// changes checks for them.
+    func watch(every interval: Duration, _ handler: @escaping @Sendable () -> Void) -> StoreWatch
+}
+
+extension RuntimeStore {
+    /// A store that cannot tell what changed: readers compare everything.
+    public func changes(since version: UInt64) throws(StoreError) -> StoreDelta? { nil }
+}
+
+/// Everything a store holds, for moving it to another store: the overrides with their versions and the whole
+/// audit log. Its JSON form is what `switchboard store export` writes and `switchboard store import` reads.
+public struct StoreExport: Sendable, Equatable {
+    /// The overrides and the store's version.
+    public var contents: StoreContents
+    /// The audit log, oldest first.
+    public var audit: [AuditRecord]
+
+    /// Creates an export.
+    public init(contents: StoreContents, audit: [AuditRecord]) {
+        self.contents = contents
+        self.audit = audit
+    }
+
+    /// Reads everything from a store.
+    public init(from store: any RuntimeStore) throws(StoreError) {
+        self.init(contents: try store.read(), audit: try store.auditLog(limit: .max))
+    }
+
+    /// The export as JSON: `{"format": "switchboard-store", "version": N, "overrides": {...}, "audit": [...]}`,
+    /// keys sorted, one audit record a line.
+    public var json: String {
+        var out = "{\"format\":\"switchboard-store\",\"version\":\(contents.version),\"overrides\":{"
+        for (index, key) in contents.entries.keys.sorted().enumerated() {
+            let entry = contents.entries[key]!
+            if index > 0 { out += "," }
+            out += "\n"
+            Value.writeJSONString(key, to: &out)
+            out += ":"
+            Value.object(["value": entry.value, "actor": .string(entry.actor), "time": .string(entry.time),
+                          "version": .int(Int(clamping: entry.version))]).writeJSON(to: &out)
+        }
+        out += "},\"audit\":["
+        for (index, record) in audit.enumerated() { out += (index > 0 ? ",\n" : "\n") + record.json }
+        return out + "]}\n"
+    }
+
+    /// Reads an export's JSON.
+    public init(json text: String, source: String) throws(StoreError) {
+        let invalid = { (detail: String) in
+            StoreError(.corrupt, message: "\(source) is not a Switchboard store export: \(detail)",
+                       hint: "write one with `switchboard store export --to FILE`")
+        }
+        let root: Value
+        do {
+            root = try Value(json: text)
+        } catch {
+            throw invalid("\(error)")
+        }
+        guard case .object(let object) = root, object["format"] == "switchboard-store",
+              case .object(let overrides)? = object["overrides"], case .list(let audit)? = object["audit"]
+        else { throw invalid("expected an object with \"format\": \"switchboard-store\", overrides and audit") }
+        var entries: [String: StoredOverride] = [:]
+        for (key, item) in overrides {
+            guard case .object(let fields) = item, let value = fields["value"],
+                  let actor = fields["actor"]?.stringValue, let time = fields["time"]?.stringValue
+            else { throw invalid("the override of \(key) lacks value, actor or time") }
+            entries[key] = StoredOverride(value: value, actor: actor, time: time,
+                                          version: UInt64(max(0, fields["version"]?.intValue ?? 0)))
+        }
+        var records: [AuditRecord] = []
+        for item in audit {
+            guard let record = AuditRecord(json: item) else { throw invalid("an audit record has no key") }
+            records.append(record)
+        }
+        self.init(contents: StoreContents(entries: entries, version: UInt64(max(0, object["version"]?.intValue ?? 0))),
+                  audit: records)
+    }
+}
+
+extension StoreContents: Equatable {}
+
+/// What changed in a store after some version.
+public struct StoreDelta: Sendable {
+    /// The store's version now.
+    public var version: UInt64
+    /// Each changed key with its override now (`nil`: removed).
+    public var changed: [String: StoredOverride?]
+
+    /// Creates a delta.
+    public init(version: UInt64, changed: [String: StoredOverride?]) {
+        self.version = version
+        self.changed = changed
+    }
+
+    /// Merges deltas in version order: the later change of a key wins.
+    public init(merging deltas: [StoreDelta], from version: UInt64) {
+        self.version = deltas.last?.version ?? version
+        changed = [:]
+        for delta in deltas {
+            for (key, entry) in delta.changed { changed[key] = .some(entry) }
+        }
+    }
+}
+
+/// One persisted override: the value, who set it, when, and the store version it was written at.
+public struct StoredOverride: Sendable, Hashable {
+    /// The value.
+    public var value: Value
+    /// Who set it.
+    public var actor: String
+    /// When, in ISO 8601 UTC.
+    public var time: String
+    /// The store version of the write that set it (0 for overrides written before stores had versions).
+    public var version: UInt64
+
+    /// The current time as stores record it: ISO 8601 UTC with milliseconds, `2026-11-23T14:05:09.123Z`.
+    public static func currentTime() -> String { Clock.timestamp() }
+
+    /// A moment, given in seconds since the Unix epoch, as stores record it.
+    public static func time(secondsSinceEpoch: Double) -> String {
+        let milliseconds = Int((secondsSinceEpoch * 1000).rounded(.down))
+        let (seconds, remainder) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        return remainder < 0 ? Clock.timestamp(seconds: seconds - 1, milliseconds: remainder + 1000)
+            : Clock.timestamp(seconds: seconds, milliseconds: remainder)
+    }
+
+    /// Creates an override.
+    public init(value: Value, actor: String, time: String, version: UInt64 = 0) {
+        self.value = value
+        self.actor = actor
+        self.time = time
+        self.version = version
+    }
+}
+
+/// Everything a store holds at one version.
+public struct StoreContents: Sendable {
+    /// The overrides by key.
+    public var entries: [String: StoredOverride]
+    /// The store's version: the version of its latest write (0 for a store never written).
+    public var version: UInt64
+
+    /// Creates contents.
+    public init(entries: [String: StoredOverride], version: UInt64) {
+        self.entries = entries
+        self.version = version
+    }
+}
+
+/// One key's change in a write: a new value, or `nil` to remove the override.
+public struct OverrideChange: Sendable, Hashable {
+    /// The key.
+    public var key: String
+    /// The new value; `nil` removes the override.
+    public var value: Value?
+
+    /// Creates a change.
+    public init(key: String, value: Value?) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// The precondition of a compare-and-set write: the key's override is at a version.
+public struct WriteCondition: Sendable, Hashable {
+    /// The key whose version is checked.
+    public var key: String
+    /// The version the caller read: the override's ``StoredOverride/version``, or 0 for "no override".
+    public var version: UInt64
+
+    /// Creates a condition.
+    public init(key: String, version: UInt64) {
+        self.key = key
+        self.version = version
+    }
+
+    /// Checks the condition against the key's current override; every store checks it here.
+    ///
+    /// - Throws: ``StoreError/conflict(key:expected:actual:)`` when the override is at another version.
+    public func check(against current: StoredOverride?) throws(StoreError) {
+        let actual = current?.version ?? 0
+        // Version 0 asks for "no override"; an override written before versions existed is version 0 too, so it
+        // matches only a condition that names it.
+        if actual != version || (version == 0 && current != nil && actual != 0) {
+            throw .conflict(key: key, expected: version, actual: actual)
+        }
+    }
+}
+
+/// What a write did.
+public struct StoreWrite: Sendable {
+    /// The store's version after the write (unchanged when nothing changed).
+    public var version: UInt64
+    /// The keys whose override changed, with the override now stored (`nil`: removed).
+    public var changed: [String: StoredOverride?]
+    /// The audit records appended.
+    public var records: [AuditRecord]
+
+    /// Creates a write result.
+    public init(version: UInt64, changed: [String: StoredOverride?], records: [AuditRecord]) {
+        self.version = version
+        self.changed = changed
+        self.records = records
+    }
+}
+
+extension StoreWrite {
+    /// What applying `changes` to the overrides that `current` reads writes at `version`: each changed key with its
+    /// new override, and an audit record per change in order. Setting a key to the value it has is no change; a
+    /// key changed twice in one write is compared with its first change. Every store plans its writes here.
+    public init(
+        planning changes: [OverrideChange], actor: String, time: String, version: UInt64,
+        current: (String) -> StoredOverride?
+    ) {
+        var changed: [String: StoredOverride?] = [:]
+        var records: [AuditRecord] = []
+        for change in changes {
+            let old = changed[change.key] ?? current(change.key)
+            guard old?.value != change.value else { continue }
+            let new = change.value.map { StoredOverride(value: $0, actor: actor, time: time, version: version) }
+            changed[change.key] = .some(new)
+            records.append(AuditRecord(time: time, actor: actor, key: change.key, old: old?.value, new: change.value,
+                                       version: version))
+        }
+        self.init(version: version, changed: changed, records: records)
+    }
+}
+
+/// One audit record: who changed which key, when, from what to what.
+public struct AuditRecord: Sendable, Hashable {
+    /// When, in ISO 8601 UTC.
+    public var time: String
+    /// Who.
+    public var actor: String
+    /// Which key.
+    public var key: String
+    /// The value before (`nil`: no override).
+    public var old: Value?
+    /// The value after (`nil`: the override was removed).
+    public var new: Value?
+    /// The store version of the write (0 when the store did not record one).
+    public var version: UInt64
+
+    /// Creates a record.
+    public init(time: String, actor: String, key: String, old: Value?, new: Value?, version: UInt64 = 0) {
+        self.time = time
+        self.actor = actor
+        self.key = key
+        self.old = old
+        self.new = new
+        self.version = version
+    }
+
+    /// The record as one JSON object (the audit log's line, and `log --json`'s element).
+    public var json: String { Value.object(jsonFields).json }
+
+    /// The fields of the record's JSON object.
+    var jsonFields: [String: Value] {
+        var object: [String: Value] = ["time": .string(time), "actor": .string(actor), "key": .string(key)]
+        object["old"] = old ?? .null
+        object["new"] = new ?? .null
+        if version > 0 { object["version"] = .int(Int(clamping: version)) }
+        return object
+    }
+
+    /// Reads a record from a JSON object; `nil` when it is not one.
+    public init?(json value: Value) {
+        guard case .object(let fields) = value, let key = fields["key"]?.stringValue else { return nil }
+        self.init(time: fields["time"]?.stringValue ?? "", actor: fields["actor"]?.stringValue ?? "", key: key,
+                  old: fields["old"].flatMap { $0 == .null ? nil : $0 },
+                  new: fields["new"].flatMap { $0 == .null ? nil : $0 },
+                  version: fields["version"].flatMap { $0.intValue }.map { UInt64(max(0, $0)) } ?? 0)
+    }
+}
+
+/// A store problem: what went wrong, with what to do about it.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    /// What kind of problem.
+    public enum Kind: Sendable, Hashable {
+        /// The store's contents do not parse; it is left as it is.
+        case corrupt
+        /// The store could not be read or written.
+        case unavailable
+        /// A compare-and-set write found the key at another version than expected.
+        case conflict(key: String, expected: UInt64, actual: UInt64)
+    }
+
+    /// What kind of problem.
+    public var kind: Kind
+    /// What went wrong, with the path or host.
+    public var message: String
+    /// What to do about it.
+    public var hint: String?
+
+    /// Creates an error.
+    public init(_ kind: Kind = .unavailable, message: String, hint: String? = nil) {
+        self.kind = kind
+        self.message = message
+        self.hint = hint
+    }
+
+    /// The message and the hint.
+    public var description: String {
+        hint.map { "\(message)\n  hint: \($0)" } ?? message
+    }
+
+    /// The error of a compare-and-set write that lost a race.
+    public static func conflict(key: String, expected: UInt64, actual: UInt64) -> StoreError {
+        StoreError(.conflict(key: key, expected: expected, actual: actual),
+                   message: "the override of \(key) is at version \(actual), not \(expected): someone else changed it",
+                   hint: "read it again, then retry with its current version")
+    }
+}
+
+/// A running watch of a store; stopping it (or releasing it) ends the watch.
+public final class StoreWatch: Sendable {
+    private let stopper: @Sendable () -> Void
+
+    /// Creates a watch that calls `stop` once when stopped.
+    public init(stop: @escaping @Sendable () -> Void) {
+        self.stopper = stop
+    }
+
+    /// Ends the watch.
+    public func stop() { stopper() }
+
+    deinit { stopper() }
+}

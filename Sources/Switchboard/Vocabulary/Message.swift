@@ -1,0 +1,69 @@
+/// Every message that more than one face shows (the CLI, the REPL, the server), written once here. Each face
+/// renders a message's text and hint its own way (`error: … / hint: …` on a terminal, `{"error": …, "hint": …}`
+/// over HTTP), never its own wording.
+public enum Message: Sendable, Hashable {
+    /// A key no definition has, with the nearest keys.
+    case unknownKey(String, suggestions: [String])
+    /// A value refused for a key, with why; `type` adds the key's type as a hint when the problem gives none.
+    case refusedValue(key: String, problem: ValueProblem, type: ValueType?)
+    /// The count of errors and warnings that ends a report.
+    case summary(errors: Int, warnings: Int)
+    /// A value that is not of the type the caller asked for (`swiftType`, such as a generated enum); `field` says
+    /// where a ``CodableFlagValue`` failed to decode.
+    case typeMismatch(
+        key: String, found: Value, expected: ValueType, swiftType: String, field: ValueDecodingError? = nil
+    )
+
+    /// The message itself, one line.
+    public var text: String {
+        switch self {
+        case .unknownKey(let key, _):
+            "unknown key '\(key)'"
+        case .refusedValue(let key, let problem, _):
+            "refused value for \(key): \(problem.message); nothing was written"
+        case .summary(let errors, let warnings):
+            Self.count(errors, "error") + ", " + Self.count(warnings, "warning")
+        case .typeMismatch(let key, let found, let expected, let swiftType, let field):
+            if let field {
+                // Rooted at the key's last segment: `support.email: expected a string, found an int`.
+                "\(field.pathText(root: String(key.split(separator: ".").last ?? ""))): \(field.message)"
+            } else if expected == .string, found.stringValue != nil {
+                "\(key) is \"\(found.plainText)\", which \(swiftType) has no case for"
+            } else {
+                "\(key) is \(found.kindDescription), not \(expected.withArticle)"
+            }
+        }
+    }
+
+    /// What to do about it, when there is something to say.
+    public var hint: String? {
+        switch self {
+        case .unknownKey(_, let suggestions):
+            Self.didYouMean(suggestions) ?? "list the keys to see which are defined"
+        case .refusedValue(let key, let problem, let type):
+            problem.hint ?? type.map { "\(key) is \($0.withArticle)" }
+        case .summary, .typeMismatch:
+            nil
+        }
+    }
+
+    /// `did you mean 'a', 'b'?`, or `nil` when there is nothing to suggest.
+    public static func didYouMean(_ suggestions: [String]) -> String? {
+        suggestions.isEmpty ? nil : didYouMean(one: suggestions.joined(separator: "', '"))
+    }
+
+    /// `did you mean 'a'?`.
+    public static func didYouMean(one suggestion: String) -> String {
+        "did you mean '\(suggestion)'?"
+    }
+
+    /// `1 error`, `2 warnings`.
+    public static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+
+    /// The message as a diagnostic without a place, for faces that render diagnostics.
+    public var diagnostic: Diagnostic {
+        .error(at: nil, text, hint: hint)
+    }
+}

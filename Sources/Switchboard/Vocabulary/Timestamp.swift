@@ -1,0 +1,43 @@
+import Foundation
+
+/// Dates in rules: ISO 8601 text or Unix seconds, as seconds since the epoch.
+enum Timestamp {
+    /// `2026-12-01`, `2026-12-01T10:00:00Z`, `2026-12-01T10:00:00.5+02:00`, or a number of Unix seconds.
+    static func seconds(_ value: Value) -> Double? {
+        switch value {
+        case .int(let seconds): return Double(seconds)
+        case .double(let seconds): return seconds
+        case .string(let text): return parse(text)
+        default: return nil
+        }
+    }
+
+    static func parse(_ text: String) -> Double? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 10, let day = Day(String(decoding: bytes[0..<10], as: UTF8.self)) else { return nil }
+        var seconds = Double(day.daysSinceEpoch) * 86_400
+        guard bytes.count > 10 else { return seconds }
+        guard bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "), bytes.count >= 19 else { return nil }
+        func number(_ range: Range<Int>) -> Int? { Int(String(decoding: bytes[range], as: UTF8.self)) }
+        guard let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              hour < 24, minute < 60, second < 61
+        else { return nil }
+        seconds += Double(hour * 3600 + minute * 60 + second)
+        var index = 19
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            let start = index
+            index += 1
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+            seconds += Double("0" + String(decoding: bytes[start..<index], as: UTF8.self)) ?? 0
+        }
+        guard index < bytes.count else { return seconds }
+        if bytes[index] == UInt8(ascii: "Z") || bytes[index] == UInt8(ascii: "z") {
+            return index + 1 == bytes.count ? seconds : nil
+        }
+        guard bytes.count == index + 6, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"),
+              let offsetHours = number(index + 1..<index + 3), let offsetMinutes = number(index + 4..<index + 6)
+        else { return nil }
+        let offset = Double(offsetHours * 3600 + offsetMinutes * 60)
+        return bytes[index] == UInt8(ascii: "+") ? seconds - offset : seconds + offset
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import Switchboard
+
+extension Explanation {
+    /// The explanation as text: a header, one line per layer (highest first), and the verdict.
+    public func rendered(terminal: Terminal) -> String {
+        var out = terminal.bold(key) + " (\(definition.kind.rawValue), \(definition.type.rawValue))"
+        if let description = definition.description { out += " — \(description)" }
+        out += "\n"
+        for step in steps {
+            let layer = step.layer.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+            let value = (step.value.map(\.shortText) ?? "—").padding(toLength: 14, withPad: " ", startingAt: 0)
+            var origin = step.origin ?? ""
+            if step.layer == .env && step.value == nil { origin = "\(environmentVariable) not set" }
+            if step.layer == .file && step.value == nil { origin = "no override file sets it" }
+            if step.layer == .runtime && step.value == nil { origin = "no runtime override" }
+            let status: String = switch step.status {
+            case .winner: terminal.green("← wins")
+            case .shadowed: terminal.dim("(shadowed)")
+            case .rejected(let why): terminal.yellow("(skipped: \(why))")
+            case .absent: ""
+            }
+            var line = "  \(layer) \(value) \(origin)"
+            if !status.isEmpty { line += "  \(status)" }
+            // An empty origin leaves the padding of the value behind.
+            while line.last == " " { line.removeLast() }
+            out += line + "\n"
+        }
+        if let targeting { out += "  targeting: \(targeting)\n" }
+        let winner = resolution.layer?.rawValue ?? "none"
+        out += "value: \(resolution.value?.plainText ?? "—") from the \(winner) layer"
+        if let variant = resolution.variant { out += " (variant \(variant))" }
+        out += "\n"
+        return out
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import Switchboard
+import SwitchboardTestSupport
+
+/// The `switchboard` executable end to end: output, JSON and exit codes.
+struct CommandLineTests {
+    @Test func validateReportsAndExitsOne() throws {
+        let project = TestProject()
+        project.write("flags/a.yaml", "flags:\n  a:\n    type: bool\n    default: yes\n")
+        let result = try runSwitchboard(["validate", "--flags", project.path + "/flags"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("a.yaml:4:14: error: default of a: expected a bool, found the string \"yes\""))
+        #expect(result.stdout.contains("1 definitions in 1 file, 1 error, 0 warnings") == false)
+        #expect(result.stdout.contains("0 definitions in 1 file, 1 error, 0 warnings"))
+    }
+
+    @Test func validateJSON() throws {
+        let project = TestProject()
+        project.write("flags/a.yaml", "flags:\n  a:\n    type: bool\n    default: true\n    expires: 2020-01-01\n")
+        let result = try runSwitchboard(["validate", "--json", "--flags", project.path + "/flags"])
+        #expect(result.status == 0)
+        let json = try Value(json: result.stdout)
+        #expect(json.objectValue?["ok"] == true)
+        #expect(json.objectValue?["warnings"] == 1)
+    }
+
+    @Test func validateChecksEveryOverrideFile() throws {
+        let project = makeProject()
+        project.write("flags/environments/staging.yaml", "overrides:\n  app.theme: purple\n")
+        let result = try runSwitchboard(["validate", "--flags", project.flags])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("staging.yaml:2:14: warning: override of app.theme skipped: purple is not an allowed value"))
+        let missing = try runSwitchboard(["validate", "--flags", project.flags], environment: ["SWITCHBOARD_ENV": "prod"])
+        #expect(missing.status == 1)
+        #expect(missing.stdout.contains("environments/prod.yaml does not exist"))
+    }
+
+    @Test func quotedContextValuesStayText() throws {
+        let project = TestProject()
+        project.write("flags/z.yaml", """
+            flags:
+              local:
+                type: bool
+                default: false
+                rules:
+                  - when: [{ attribute: zip, equals: "01234" }]
+                    serve: true
+            """)
+        #expect(try runSwitchboard(["get", "--flags", project.flags, "local", "--context", "zip=01234"]).stdout == "false\n")
+        #expect(try runSwitchboard(["get", "--flags", project.flags, "local", "--context", "zip=\"01234\""]).stdout == "true\n")
+    }
+
+    @Test func usageErrorExitsTwo() throws {
+        #expect(try runSwitchboard(["reset"]).status == 2)
+        #expect(try runSwitchboard(["frobnicate"]).status == 2)
+    }
+
+    @Test func setGetExplainResetRoundTrip() throws {
+        let project = makeProject()
+        #expect(try runSwitchboard(["set", "--flags", project.flags, "app.upload.max_mb", "100", "--actor", "alice"]).status == 0)
+        #expect(try runSwitchboard(["get", "--flags", project.flags, "app.upload.max_mb"]).stdout == "100\n")
+        let explain = try runSwitchboard(["explain", "--flags", project.flags, "app.upload.max_mb"],
+                                         environment: ["SWITCHBOARD_APP__UPLOAD__MAX_MB": "50"])
+        #expect(explain.stdout.contains("runtime  100"))
+        #expect(explain.stdout.contains("set by alice"))
+        #expect(explain.stdout.contains("env      50             SWITCHBOARD_APP__UPLOAD__MAX_MB=50  (shadowed)"))
+        #expect(explain.stdout.contains("value: 100 from the runtime layer"))
+        let refused = try runSwitchboard(["set", "--flags", project.flags, "app.upload.max_mb", "9000"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("9000 is above the maximum 500"))
+        #expect(try runSwitchboard(["reset", "--flags", project.flags, "app.upload.max_mb"]).status == 0)
+        let json = try runSwitchboard(["get", "--json", "--flags", project.flags, "app.upload.max_mb"])
+        #expect(try Value(json: json.stdout).objectValue?["layer"] == "default")
+    }
+
+    @Test func listShowsResolvedValuesAndFiltersByGlob() throws {
+        let project = makeProject()
+        let result = try runSwitchboard(["list", "--flags", project.flags, "app.upload.*"],
+                                        environment: ["SWITCHBOARD_APP__UPLOAD__MAX_MB": "7"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[1].contains("app.upload.max_mb") && lines[1].contains("  7  ") && lines[1].contains("env"))
+    }
+
+    @Test func unknownKeyExitsOneWithSuggestion() throws {
+        let project = makeProject()
+        let result = try runSwitchboard(["get", "--flags", project.flags, "app.new_flw"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: unknown key 'app.new_flw'\n  hint: did you mean 'app.new_flow'?\n")
+    }
+
+    @Test func exampleFlagsValidate() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../flags")
+        let result = try runSwitchboard(["validate", "--flags", root.standardizedFileURL.path])
+        #expect(result.status == 0, "\(result.stdout)")
+    }
+}
