@@ -140,7 +140,8 @@ public final class RemoteBoard: FlagReader {
         let layer = flag.metadata["switchboard.layer"]?.stringValue.flatMap(Layer.init(rawValue:))
         var reason = flag.reason.flatMap(Reason.init(rawValue:)) ?? .unknown
         if layer != nil, reason == .static { reason = .override }
-        if snapshot.source == .cache { reason = .cached }
+        let isLocal = flag.metadata["switchboard.local"] == .bool(true)
+        if snapshot.source == .cache, !isLocal { reason = .cached }
         guard let value = flag.value else {
             return Details(of: key, value: defaultValue, variant: flag.variant, reason: reason)
         }
@@ -154,6 +155,33 @@ public final class RemoteBoard: FlagReader {
     // The typed getters again, compiled here for their concrete types: callers that reach a RemoteBoard through
     // `any FlagReader` or an unspecialized generic get these, as fast as Board's, instead of FlagReader's generic
     // defaults.
+
+    // MARK: - Device-local overrides
+
+    /// Overrides a key on this device only, for in-app debug panels: the value wins over the server's from now on,
+    /// is persisted atomically in the cache directory (so it survives restarts, and applies offline), is
+    /// reported with the reason `OVERRIDE` and the layer `runtime`, and reaches ``changes`` and
+    /// ``FlagReader/updates(of:)``. The server never sees it.
+    ///
+    /// - Throws: ``LocalOverrideError`` when the server's answer has no such key, the value has another type
+    ///   than the server's, or the file cannot be written; nothing changes then.
+    public func setLocalOverride<T: FlagValue>(_ key: String, to value: T, actor: String = "device")
+        throws(LocalOverrideError) {
+        try core.setLocal([key: value.flagValue], actor: actor)
+    }
+
+    /// Removes a key's device-local override; the server's value applies again.
+    public func resetLocalOverride(_ key: String) throws(LocalOverrideError) {
+        try core.setLocal([key: Value?.none], actor: "device")
+    }
+
+    /// Removes every device-local override.
+    public func resetAllLocalOverrides() throws(LocalOverrideError) {
+        try core.resetAllLocal()
+    }
+
+    /// The device-local overrides in effect, by key.
+    public var localOverrides: [String: Value] { core.local.all.mapValues(\.value) }
 
     /// Every key the current answer has.
     public var keys: [String] { core.cell.snapshot.flags.keys.sorted() }
@@ -238,5 +266,17 @@ public enum RemoteError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidBody(let why): "the answer is not a valid OFREP bulk evaluation: \(why)"
         case .corruptCache(let why): why
         }
+    }
+}
+
+extension RemoteBoard: PreferenceStore {
+    /// Sets a device-local override, as ``setLocalOverride(_:to:actor:)`` does.
+    public func setOverride(_ key: String, to value: Value, actor: String) throws {
+        try core.setLocal([key: value], actor: actor)
+    }
+
+    /// Removes a device-local override, as ``resetLocalOverride(_:)`` does.
+    public func resetOverride(_ key: String, actor: String) throws {
+        try core.setLocal([key: Value?.none], actor: actor)
     }
 }

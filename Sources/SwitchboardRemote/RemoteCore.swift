@@ -38,12 +38,20 @@ final class RemoteCore: Sendable {
 
     private let state: Locked<State>
 
+    /// Overrides that live on this device only; they win over the server's values.
+    let local: LocalOverrides
+    /// Serializes installs: the fetch loop's answers and the app's local overrides.
+    private let installing = Locked(())
+
     init(configuration: RemoteConfiguration, transport: any RemoteTransport, logger: Logger) {
         self.configuration = configuration
         self.transport = transport
         self.logger = logger
         cache = configuration.cacheDirectory.map(RemoteCache.init(directory:))
         state = Locked(State(context: configuration.context))
+        var problem: String?
+        local = LocalOverrides(directory: configuration.cacheDirectory) { problem = $0 }
+        if let problem { report(.corruptCache(problem)) }
     }
 
     var context: EvaluationContext { state.withLock { $0.context } }
@@ -69,21 +77,67 @@ final class RemoteCore: Sendable {
         publisher.finish()
     }
 
-    /// Publishes new flags and tells subscribers which values changed.
-    private func install(_ flags: [String: RemoteFlag], source: RemoteSnapshot.Source) {
-        let old = cell.snapshot
-        let new = RemoteSnapshot(flags: flags, source: source)
-        cell.replace(with: new)
-        var changes: [ValueChange] = []
-        for (key, flag) in flags where old.flags[key]?.value != flag.value {
-            changes.append(ValueChange(of: key, from: old.flags[key]?.value, to: flag.value))
+    /// Publishes new flags, with the device's local overrides over them, and tells subscribers which values
+    /// changed.
+    private func install(_ served: [String: RemoteFlag], source: RemoteSnapshot.Source) {
+        installing.withLock { _ in
+            let old = cell.snapshot
+            let new = RemoteSnapshot(served: served, local: local.all, source: source)
+            cell.replace(with: new)
+            let flags = new.flags
+            var changes: [ValueChange] = []
+            for (key, flag) in flags where old.flags[key]?.value != flag.value {
+                changes.append(ValueChange(of: key, from: old.flags[key]?.value, to: flag.value))
+            }
+            for (key, flag) in old.flags where flags[key] == nil {
+                changes.append(ValueChange(of: key, from: flag.value, to: nil))
+            }
+            guard !changes.isEmpty else { return }
+            changes.sort { $0.key < $1.key }
+            publisher.send(RemotePublication(snapshot: new, changes: changes))
         }
-        for (key, flag) in old.flags where flags[key] == nil {
-            changes.append(ValueChange(of: key, from: flag.value, to: nil))
+    }
+
+    /// Sets or removes device-local overrides (`nil` removes), persisted before they are served; refuses a key the
+    /// server's answer lacks and a value of another type than the server's.
+    func setLocal(_ changes: [String: Value?], actor: String) throws(LocalOverrideError) {
+        let served = cell.snapshot.served
+        var checked: [String: Value?] = [:]
+        for (key, value) in changes {
+            guard let value else {
+                checked[key] = Value?.none
+                continue
+            }
+            guard let flag = served[key] else {
+                throw .unknownKey(key, suggestions: Suggestions.near(key, in: served.keys))
+            }
+            var accepted = value
+            if let servedType = flag.value?.type {
+                accepted = servedType.widening(value)
+                if let problem = Definition.typeProblem(accepted, expected: servedType) {
+                    throw .invalidValue(key: key, problem)
+                }
+            }
+            checked[key] = accepted
         }
-        guard !changes.isEmpty else { return }
-        changes.sort { $0.key < $1.key }
-        publisher.send(RemotePublication(snapshot: new, changes: changes))
+        do {
+            try local.apply(checked, actor: actor)
+        } catch {
+            throw .notWritten("\(error)")
+        }
+        let snapshot = cell.snapshot
+        install(snapshot.served, source: snapshot.source)
+    }
+
+    /// Removes every device-local override.
+    func resetAllLocal() throws(LocalOverrideError) {
+        do {
+            try local.removeAll()
+        } catch {
+            throw .notWritten("\(error)")
+        }
+        let snapshot = cell.snapshot
+        install(snapshot.served, source: snapshot.source)
     }
 
     private func report(_ error: RemoteError, level: Logger.Level = .warning) {
@@ -245,10 +299,12 @@ final class RemoteCore: Sendable {
                 state.status = .live
                 state.lastError = nil
             }
-            let snapshot = cell.snapshot
-            if snapshot.source == .cache {
-                // The cached answer is the server's current one: serve it as live.
-                cell.replace(with: RemoteSnapshot(flags: snapshot.flags, source: .server))
+            installing.withLock { _ in
+                let snapshot = cell.snapshot
+                if snapshot.source == .cache {
+                    // The cached answer is the server's current one: serve it as live.
+                    cell.replace(with: RemoteSnapshot(flags: snapshot.flags, served: snapshot.served, source: .server))
+                }
             }
             return .notModified
         case 401, 403:

@@ -14,15 +14,34 @@ public final class RemoteSnapshot: Sendable {
         case server
     }
 
+    /// The flags served: the server's (or the cache's), with the device's local overrides over them.
     let flags: [String: RemoteFlag]
+    /// The server's (or the cache's) flags alone.
+    let served: [String: RemoteFlag]
     /// The lookup fast path, laid out as ``Board``'s: each key's position, and the values by position. Copying a
     /// value out is cheaper than copying a whole flag with its strings and metadata.
     let positions: [String: Int]
     let values: ContiguousArray<Value?>
     let source: Source
 
-    init(flags: [String: RemoteFlag], source: Source) {
+    /// A snapshot of the served flags with local overrides over them: each override is served with the reason
+    /// `OVERRIDE` and the layer `runtime`, marked `switchboard.local` in its metadata.
+    convenience init(served: [String: RemoteFlag], local: [String: LocalOverrides.Entry], source: Source) {
+        var flags = served
+        for (key, entry) in local {
+            var metadata = served[key]?.metadata ?? [:]
+            metadata["switchboard.layer"] = .string(Layer.runtime.rawValue)
+            metadata["switchboard.local"] = .bool(true)
+            metadata["switchboard.actor"] = .string(entry.actor)
+            flags[key] = RemoteFlag(value: entry.value, variant: nil, reason: Reason.override.rawValue, errorCode: nil,
+                                    errorDetails: nil, metadata: metadata)
+        }
+        self.init(flags: flags, served: served, source: source)
+    }
+
+    init(flags: [String: RemoteFlag], served: [String: RemoteFlag]? = nil, source: Source) {
         self.flags = flags
+        self.served = served ?? flags
         var positions: [String: Int] = [:]
         var values = ContiguousArray<Value?>()
         positions.reserveCapacity(flags.count)

@@ -289,8 +289,9 @@ case "store": try benchmarkStore()
 case "load": benchmarkLoad()
 case "lookup": try benchmarkLookup()
 case "targeting": try benchmarkTargeting()
+case "observe": try benchmarkObserve()
 default:
-    FileHandle.standardError.write(Data("usage: switchboard-bench load|lookup|targeting|store\n".utf8))
+    FileHandle.standardError.write(Data("usage: switchboard-bench load|lookup|targeting|store|observe\n".utf8))
     exit(2)
 }
 if sink == 42 { print("") }

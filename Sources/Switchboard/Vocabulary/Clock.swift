@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Wall-clock time without Foundation, for timestamps in the audit log and expiry checks.
-enum Clock {
+package enum Clock {
     /// Seconds since the Unix epoch, with fraction.
     static func secondsSinceEpoch() -> Double {
         var ts = timespec()
@@ -15,7 +15,7 @@ enum Clock {
 
     /// The current time in ISO 8601 UTC with milliseconds (`2026-11-23T14:05:09.123Z`), as stores record it.
     /// Formatted by hand: a Foundation date formatter costs more to create than a whole store write.
-    static func timestamp() -> String {
+    package static func timestamp() -> String {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return timestamp(seconds: Int(ts.tv_sec), milliseconds: Int(ts.tv_nsec / 1_000_000))

@@ -1,0 +1,114 @@
+import Foundation
+import Locking
+import Switchboard
+
+/// Overrides that live on this device only, for in-app debug panels: kept in `local-overrides.json` in the cache
+/// directory (in memory when there is none), written atomically (a temporary file renamed over the old one), and
+/// never sent to the server. The file is `{"format":1,"overrides":{"key":{"value":…,"actor":…,"time":…}}}`.
+final class LocalOverrides: Sendable {
+    /// One override.
+    struct Entry: Sendable, Equatable {
+        var value: Value
+        var actor: String
+        var time: String
+    }
+
+    /// The file, when the board has a cache directory.
+    let path: String?
+    private let entries: Locked<[String: Entry]>
+
+    /// Reads the file. A file that cannot be read is reported through `problem` and ignored: the server's values
+    /// stand, and the next override written replaces it.
+    init(directory: String?, problem: (String) -> Void) {
+        path = directory.map { $0 + "/local-overrides.json" }
+        var loaded: [String: Entry] = [:]
+        if let path, let data = FileManager.default.contents(atPath: path) {
+            do {
+                loaded = try Self.decode(data)
+            } catch {
+                problem("local overrides file \(path) is unusable (\(error)); ignored, the server's values stand")
+            }
+        }
+        entries = Locked(loaded)
+    }
+
+    /// Every override, by key.
+    var all: [String: Entry] { entries.withLock { $0 } }
+
+    /// Sets or (with `nil`) removes overrides, and writes the file first: when it cannot be written, nothing
+    /// changes.
+    func apply(_ changes: [String: Value?], actor: String) throws {
+        try entries.withLock { entries in
+            var next = entries
+            let time = Clock.timestamp()
+            for (key, value) in changes {
+                next[key] = value.map { Entry(value: $0, actor: actor, time: time) }
+            }
+            try write(next)
+            entries = next
+        }
+    }
+
+    /// Removes every override.
+    func removeAll() throws {
+        try entries.withLock { entries in
+            try write([:])
+            entries = [:]
+        }
+    }
+
+    private func write(_ entries: [String: Entry]) throws {
+        guard let path else { return }
+        var object: [String: Value] = [:]
+        for (key, entry) in entries {
+            object[key] = .object(["value": entry.value, "actor": .string(entry.actor), "time": .string(entry.time)])
+        }
+        let json = Value.object(["format": 1, "overrides": .object(object)]).json
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                withIntermediateDirectories: true)
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    }
+
+    private struct Unusable: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private static func decode(_ data: Data) throws -> [String: Entry] {
+        guard case .object(let root) = try Value(jsonBytes: Array(data)), root["format"] == .int(1),
+              case .object(let overrides) = root["overrides"] ?? .null
+        else { throw Unusable(description: "not a local overrides file") }
+        var entries: [String: Entry] = [:]
+        for (key, item) in overrides {
+            guard case .object(let fields) = item, let value = fields["value"] else {
+                throw Unusable(description: "the override of \(key) has no value")
+            }
+            entries[key] = Entry(value: value, actor: fields["actor"]?.stringValue ?? "",
+                                 time: fields["time"]?.stringValue ?? "")
+        }
+        return entries
+    }
+}
+
+/// Why a device-local override was refused; nothing was written.
+public enum LocalOverrideError: Error, Sendable, CustomStringConvertible {
+    /// The server's answer has no such key.
+    case unknownKey(String, suggestions: [String])
+    /// The value is of another type than the server's value for the key.
+    case invalidValue(key: String, ValueProblem)
+    /// The overrides file could not be written.
+    case notWritten(String)
+
+    /// A readable account, with a hint.
+    public var description: String {
+        switch self {
+        case .unknownKey(let key, let suggestions):
+            let message = Message.unknownKey(key, suggestions: suggestions)
+            return message.text + (message.hint.map { "\n  hint: \($0)" } ?? "")
+        case .invalidValue(let key, let problem):
+            let message = Message.refusedValue(key: key, problem: problem, type: nil)
+            return message.text + (message.hint.map { "\n  hint: \($0)" } ?? "")
+        case .notWritten(let reason):
+            return "the local overrides could not be written: \(reason); nothing was changed"
+        }
+    }
+}

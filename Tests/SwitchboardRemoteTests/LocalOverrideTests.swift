@@ -1,0 +1,102 @@
+import Foundation
+import InMemoryLogging
+import Logging
+import Switchboard
+import SwitchboardRemote
+import SwitchboardTestSupport
+import Testing
+
+/// Device-local overrides on a remote board: they win over the server's value on this device only, persist in
+/// the cache directory across restarts (and offline), say where they come from, and reach the streams.
+@Suite struct LocalOverrideTests {
+    let project = TestProject()
+
+    @Test func anOverrideWinsLocallyAndTheServerNeverSeesIt() async throws {
+        let board = try project.board()
+        let server = try await LiveServer(board: board)
+        let remote = RemoteBoard(try testConfiguration(server.url, cache: project.cache))
+        try await waitUntil("live") { remote.status == .live }
+        let updates = AsyncCollector(remote.updates(of: FlagKey("app.new_flow", default: false)))
+        #expect(try await updates.next() == false)
+
+        try remote.setLocalOverride("app.new_flow", to: true, actor: "tester")
+        #expect(try await updates.next() == true)
+        let details = remote.details("app.new_flow", default: false)
+        #expect(details.value == true && details.reason == .override && details.layer == .runtime)
+        #expect(remote.localOverrides == ["app.new_flow": true])
+        #expect(board.bool("app.new_flow", default: true) == false)
+        #expect(board.storedOverride("app.new_flow") == nil)
+
+        // A change on the server to that key does not undo the device's override; resetting it does.
+        try board.set("app.new_flow", to: false, actor: "server")
+        try remote.resetLocalOverride("app.new_flow")
+        #expect(try await updates.next() == false)
+        #expect(remote.details("app.new_flow", default: true).reason != .override)
+        await remote.stop()
+        await server.stop()
+    }
+
+    @Test func overridesSurviveARestartAndApplyOffline() async throws {
+        let server = try await LiveServer(board: try project.board())
+        let first = RemoteBoard(try testConfiguration(server.url, cache: project.cache))
+        try await waitUntil("live") { first.status == .live }
+        try first.setLocalOverride("app.upload.max_mb", to: 99)
+        try first.setLocalOverride("app.greeting", to: "hi")
+        await first.stop()
+        await server.stop()
+
+        let offline = RemoteBoard(try testConfiguration(server.url, cache: project.cache))
+        #expect(offline.int("app.upload.max_mb", default: 0) == 99)
+        #expect(offline.details("app.upload.max_mb", default: 0).reason == .override)
+        #expect(offline.string("app.greeting", default: "") == "hi")
+        // Keys without an override are the cached server values.
+        #expect(offline.details("app.ratio", default: 0.0).reason == .cached)
+        try offline.resetAllLocalOverrides()
+        #expect(offline.int("app.upload.max_mb", default: 0) == 25)
+        #expect(offline.localOverrides.isEmpty)
+        await offline.stop()
+    }
+
+    @Test func aValueOfAnotherTypeOrAnUnknownKeyIsRefusedAndWritesNothing() async throws {
+        let server = try await LiveServer(board: try project.board())
+        let remote = RemoteBoard(try testConfiguration(server.url, cache: project.cache))
+        try await waitUntil("live") { remote.status == .live }
+        #expect(throws: LocalOverrideError.self) { try remote.setLocalOverride("app.upload.max_mb", to: "many") }
+        #expect(throws: LocalOverrideError.self) { try remote.setLocalOverride("app.upload.max_mbb", to: 3) }
+        #expect(remote.localOverrides.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: project.cache + "/local-overrides.json"))
+        // An int for a double widens, as everywhere.
+        try remote.setLocalOverride("app.ratio", to: 2)
+        #expect(remote.double("app.ratio", default: 0) == 2.0)
+        await remote.stop()
+        await server.stop()
+    }
+
+    @Test func aCorruptOverridesFileIsReportedAndIgnored() async throws {
+        let server = try await LiveServer(board: try project.board())
+        try FileManager.default.createDirectory(atPath: project.cache, withIntermediateDirectories: true)
+        try Data("{not json".utf8).write(to: URL(fileURLWithPath: project.cache + "/local-overrides.json"))
+        let logs = InMemoryLogHandler()
+        let remote = RemoteBoard(try testConfiguration(server.url, cache: project.cache),
+                                 logger: recordingLogger(logs))
+        try await waitUntil("live") { remote.status == .live }
+        #expect(remote.localOverrides.isEmpty)
+        #expect(remote.int("app.upload.max_mb", default: 0) == 25)
+        #expect(logs.entries.contains { "\($0.message)".contains("local overrides file") })
+        await remote.stop()
+        await server.stop()
+    }
+
+    @Test func theWrapperWritesALocalOverride() async throws {
+        let server = try await LiveServer(board: try project.board())
+        let remote = RemoteBoard(try testConfiguration(server.url, cache: project.cache))
+        try await waitUntil("live") { remote.status == .live }
+        let flow = Preference(FlagKey("app.new_flow", default: false), on: remote)
+        flow.wrappedValue = true
+        #expect(remote.bool("app.new_flow", default: false))
+        try flow.projectedValue.reset()
+        #expect(!remote.bool("app.new_flow", default: true))
+        await remote.stop()
+        await server.stop()
+    }
+}
