@@ -3,36 +3,14 @@
 extension Value {
     /// The value as compact JSON.
     public var json: String {
-        var out = ""
-        writeJSON(to: &out)
-        return out
+        var writer = JSONWriter(capacity: 64)
+        writer.value(self)
+        return writer.text
     }
 
     /// Appends the value as compact JSON.
     public func writeJSON(to out: inout String) {
-        switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .int(let value): out += String(value)
-        case .double(let value): out += Value.jsonNumber(value)
-        case .string(let value): Value.writeJSONString(value, to: &out)
-        case .list(let items):
-            out += "["
-            for (index, item) in items.enumerated() {
-                if index > 0 { out += "," }
-                item.writeJSON(to: &out)
-            }
-            out += "]"
-        case .object(let members):
-            out += "{"
-            for (index, key) in members.keys.sorted().enumerated() {
-                if index > 0 { out += "," }
-                Value.writeJSONString(key, to: &out)
-                out += ":"
-                members[key]!.writeJSON(to: &out)
-            }
-            out += "}"
-        }
+        out += json
     }
 
     /// A double as JSON: integral values keep `.0`; NaN and infinities, which JSON lacks, become `null`.
@@ -44,21 +22,9 @@ extension Value {
 
     /// Appends a JSON string literal with the escapes JSON requires.
     public static func writeJSONString(_ string: String, to out: inout String) {
-        out += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+        var writer = JSONWriter(capacity: string.utf8.count + 2)
+        writer.string(string)
+        out += writer.text
     }
 
     /// Parses JSON text. Numbers without a fraction or exponent that fit in 64 bits become `.int`.

@@ -1,37 +1,36 @@
-import NIOCore
-import Switchboard
-
-/// Writes JSON as bytes: the same text as ``Value/json`` (compact, object keys sorted, doubles with a decimal
-/// point), without building a `String` first.
+/// The one JSON writer: compact, object keys sorted (equal values give equal bytes), doubles with a decimal point
+/// or exponent, written as bytes. ``Value/json``, the stores, the remote cache and the server's OFREP bodies all
+/// write through it.
 ///
 /// A bulk evaluation writes about a hundred kilobytes; appending to a `String` scalar by scalar cost more than
 /// evaluating the thousand flags. Here a string without characters to escape — nearly every key and value — is
-/// copied in one go, into a plain byte array (a `ByteBuffer` checks exclusive access on every small write), which
-/// becomes the response's buffer with one copy at the end.
-struct JSONWriter {
+/// copied in one go, into a plain byte array (a NIO `ByteBuffer` checks exclusive access on every small write),
+/// which becomes a response's buffer with one copy at the end.
+package struct JSONWriter {
     /// The bytes written so far.
-    private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
 
-    init(capacity: Int) {
+    /// An empty writer with room for `capacity` bytes.
+    package init(capacity: Int) {
         bytes.reserveCapacity(capacity)
     }
 
-    /// The bytes as a buffer for a response.
-    var buffer: ByteBuffer { ByteBuffer(bytes: bytes) }
+    /// The bytes as text.
+    package var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Appends text that is already JSON, such as `{"key":`.
-    mutating func raw(_ text: StaticString) {
+    package mutating func raw(_ text: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Appends text that is already JSON. (Labelled, so that a literal picks the `StaticString` overload, which
     /// copies without decoding.)
-    mutating func raw(contentsOf text: String) {
+    package mutating func raw(contentsOf text: String) {
         bytes.append(contentsOf: text.utf8)
     }
 
-    /// Appends a string literal, escaped as ``Value/writeJSONString(_:to:)`` escapes it.
-    mutating func string(_ text: String) {
+    /// Appends a string literal with the escapes JSON requires.
+    package mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
@@ -60,13 +59,12 @@ struct JSONWriter {
     }
 
     /// Appends a value.
-    mutating func value(_ value: Value) {
+    package mutating func value(_ value: Value) {
         switch value {
         case .null: raw("null")
         case .bool(let bool): bool ? raw("true") : raw("false")
         case .int(let int): raw(contentsOf: String(int))
-        // The library's own rendering, so a double reads exactly as everywhere else (`1.0`, `null` for NaN).
-        case .double: raw(contentsOf: value.json)
+        case .double(let double): raw(contentsOf: Value.jsonNumber(double))
         case .string(let string): self.string(string)
         case .list(let items):
             raw("[")
@@ -81,7 +79,7 @@ struct JSONWriter {
     }
 
     /// Appends an object, keys sorted so that equal objects give equal bytes.
-    mutating func object(_ members: [String: Value]) {
+    package mutating func object(_ members: [String: Value]) {
         raw("{")
         for (index, key) in members.keys.sorted().enumerated() {
             if index > 0 { raw(",") }
