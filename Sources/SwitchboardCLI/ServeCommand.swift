@@ -14,8 +14,10 @@ struct ServeCommand: AsyncParsableCommand {
             Definitions and the runtime store are watched: a change is served within a second, and an edit that \
             does not validate leaves the last good definitions in service (GET /healthz reports it). The admin \
             API needs a token ($SWITCHBOARD_ADMIN_TOKEN or --admin-token-file); without one it is off. OFREP is \
-            open unless a read token is set ($SWITCHBOARD_READ_TOKEN or --read-token-file). SIGINT or SIGTERM \
-            stops the server gracefully.
+            open unless a read token is set ($SWITCHBOARD_READ_TOKEN or --read-token-file). A connection whose \
+            request head is slow to arrive, or that sits idle, is closed; one past --max-connections gets 503. At \
+            start the soft limit on open files is raised to the hard one. SIGINT or SIGTERM stops the server \
+            gracefully.
             """)
 
     @OptionGroup var options: GlobalOptions
@@ -39,6 +41,18 @@ struct ServeCommand: AsyncParsableCommand {
                                valueName: "bytes"))
     var maxBodyBytes = ServerConfiguration.defaultMaxBodyBytes
 
+    @Option(help: ArgumentHelp("Close a connection whose request head has not arrived this many seconds after its "
+                               + "first byte (408 when a response can be written).", valueName: "seconds"))
+    var headerTimeout = Self.seconds(ServerConfiguration.defaultHeaderTimeout)
+
+    @Option(help: ArgumentHelp("Close a keep-alive connection with no request in progress for this many seconds "
+                               + "(event streams are never idle).", valueName: "seconds"))
+    var idleTimeout = Self.seconds(ServerConfiguration.defaultIdleTimeout)
+
+    @Option(help: ArgumentHelp("Serve at most this many connections at once; more get 503 with Retry-After "
+                               + "(never more than the open-files limit leaves room for).", valueName: "count"))
+    var maxConnections = ServerConfiguration.defaultMaxConnections
+
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel = "info"
 
@@ -54,6 +68,11 @@ struct ServeCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
+        for (name, value) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout)]
+        where !(value > 0 && value <= 86_400) {
+            throw ValidationError("\(name) must be a number of seconds above 0 and at most 86400 (a day)")
+        }
+        guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -67,7 +86,13 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "switchboard.server")
-        let configuration: ServerConfiguration
+        do {
+            try DescriptorLimit.raiseSoftToHard()
+        } catch {
+            // Serving goes on: the connection cap follows the limit in force, and the "listening" line shows it.
+            logger.warning("\(error)")
+        }
+        var configuration: ServerConfiguration
         let telemetry: ServeTelemetry
         do {
             telemetry = try ServeTelemetry.bootstrap(otlpEndpoint: otlpEndpoint, logger: logger)
@@ -77,6 +102,9 @@ struct ServeCommand: AsyncParsableCommand {
                 readToken: try AccessToken.load(file: readTokenFile, environmentVariable: "SWITCHBOARD_READ_TOKEN"),
                 maxBodyBytes: maxBodyBytes, handlesSignals: true, prometheus: telemetry.registry,
                 traceValues: traceValues)
+            configuration.headerTimeout = .milliseconds(Int64((headerTimeout * 1000).rounded()))
+            configuration.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
+            configuration.maxConnections = maxConnections
         } catch {
             Terminal.standardError.write("error: \(error)\n")
             throw ExitCode(1)
@@ -88,6 +116,11 @@ struct ServeCommand: AsyncParsableCommand {
             Terminal.standardError.write("error: cannot serve on \(host):\(port): \(error)\n")
             throw ExitCode(1)
         }
+    }
+
+    /// A duration as the command line gives it: seconds, fractions allowed.
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Opens the board as `openBoard()` does, but watching: the store and definitions are polled every 200 ms, so

@@ -69,8 +69,10 @@ public final class FlagServer: Sendable {
         var configuration = ApplicationConfiguration(
             address: .hostname(self.configuration.host, port: self.configuration.port), serverName: nil)
         configuration.reuseAddress = true
-        return Application(router: router, configuration: configuration, onServerRunning: { [self] channel in
-            self.listening(on: channel.localAddress?.port ?? self.configuration.port)
+        let connections = ConnectionPolicy(configuration: self.configuration, metrics: metrics)
+        return Application(router: router, server: connections.server, configuration: configuration,
+                           onServerRunning: { [self] channel in
+            self.listening(on: channel.localAddress?.port ?? self.configuration.port, connections: connections)
         }, logger: logger)
     }
 
@@ -159,7 +161,7 @@ public final class FlagServer: Sendable {
         _ = try? await task?.value
     }
 
-    private func listening(on port: Int) {
+    private func listening(on port: Int, connections: ConnectionPolicy) {
         let waiters = lifecycle.withLock { state in
             state.port = port
             defer { state.waiters.removeAll() }
@@ -169,7 +171,8 @@ public final class FlagServer: Sendable {
         let admin = configuration.adminToken == nil ? "off (no admin token)" : "on"
         logger.info("""
             listening on http://\(configuration.host):\(port) — \(board.registry.count) definitions from \
-            \(board.directory), revision \(board.revision); OFREP at /ofrep/v1, admin API at /v1 \(admin)
+            \(board.directory), revision \(board.revision); OFREP at /ofrep/v1, admin API at /v1 \(admin); \
+            \(connections.summary)
             """)
     }
 

@@ -31,9 +31,25 @@ public struct ServerConfiguration: Sendable {
     /// Whether the `feature_flag.evaluation` events of OFREP evaluations carry `feature_flag.result.value`.
     /// Off by default: values can be large or private.
     public var traceValues: Bool
+    /// How long a request head may take to arrive, from its first byte (from the connection's start for the first
+    /// request); past it the connection is closed, with a 408 when no response is in progress on it. A client that
+    /// trickles a byte at a time gains nothing: the time is not reset by what arrives.
+    public var headerTimeout: Duration = ServerConfiguration.defaultHeaderTimeout
+    /// How long a keep-alive connection may wait with no request in progress before it is closed (and how long a
+    /// request body may stall). A response in progress — an OFREP event stream — is never idle.
+    public var idleTimeout: Duration = ServerConfiguration.defaultIdleTimeout
+    /// The most connections served at once; one past it is answered 503 with `Retry-After` and closed. The
+    /// server never allows more than the open-files limit leaves room for (``DescriptorLimit/connectionCap(for:)``).
+    public var maxConnections: Int = ServerConfiguration.defaultMaxConnections
 
     /// The default body limit: 64 KiB, far above any evaluation context or override value.
     public static let defaultMaxBodyBytes = 64 * 1024
+    /// The default header timeout: 10 seconds.
+    public static let defaultHeaderTimeout: Duration = .seconds(10)
+    /// The default idle timeout: 60 seconds.
+    public static let defaultIdleTimeout: Duration = .seconds(60)
+    /// The default connection cap: 10,000.
+    public static let defaultMaxConnections = 10_000
 
     /// Creates a configuration; the defaults suit `switchboard serve`.
     public init(

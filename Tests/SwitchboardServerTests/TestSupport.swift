@@ -5,6 +5,7 @@ import HummingbirdTesting
 import InMemoryLogging
 import Logging
 import Metrics
+import Prometheus
 import Switchboard
 import SwitchboardServer
 import SwitchboardTestSupport
@@ -82,4 +83,42 @@ let quietLogger = Logger(label: "switchboard") { _ in SwiftLogNoOpLogHandler() }
 /// A logger that keeps what a server logs for the test to read, instead of printing it.
 func recordingLogger(_ handler: InMemoryLogHandler = InMemoryLogHandler()) -> Logger {
     Logger(label: "switchboard.server") { _ in handler }
+}
+
+/// A server running for real on an ephemeral loopback port, its metrics in a Prometheus registry of its own.
+struct LiveServer: Sendable {
+    let server: FlagServer
+    let board: Board
+    let port: Int
+    let registry: PrometheusCollectorRegistry
+
+    /// Starts a server on `project` with `configure` applied to its configuration, runs `body`, and stops the
+    /// server whatever happens.
+    static func with(
+        _ project: TestProject, configure: (inout ServerConfiguration) -> Void,
+        _ body: (LiveServer) async throws -> Void
+    ) async throws {
+        let registry = PrometheusCollectorRegistry()
+        let board = try project.board(polling: .milliseconds(200),
+                                      metricsFactory: FlagServer.prometheusFactory(registry: registry))
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, prometheus: registry)
+        configure(&configuration)
+        let server = FlagServer(board: board, configuration: configuration, logger: quietLogger)
+        let port = try await server.start()
+        do {
+            try await body(LiveServer(server: server, board: board, port: port, registry: registry))
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    /// The metrics text, read from the registry rather than over a connection (which could be refused).
+    var metrics: String { registry.emitToString() }
+}
+
+/// A whole `GET` request that keeps the connection open.
+func getRequest(_ path: String) -> String {
+    "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 }

@@ -13,12 +13,23 @@ public final class ServeProcess: Sendable {
     /// Starts `switchboard serve --host 127.0.0.1 --port 0` with `arguments` after it, in ``testEnvironment(_:)``
     /// plus `environment`, and waits until it logs the port it listens on.
     ///
+    /// - Parameter ulimit: options of `sh`'s `ulimit` to start it under, such as `-Sn 256` for a soft limit of 256
+    ///   open files, as a service manager may start it; `nil`: the test process's limits.
     /// - Throws: ``ServeProcessExited`` when it exits before listening (with its log), or ``DeadlineExceeded``.
-    public init(_ arguments: [String], environment: [String: String] = [:], log: String) async throws {
+    public init(
+        _ arguments: [String], environment: [String: String] = [:], log: String, ulimit: String? = nil
+    ) async throws {
         self.log = log
         let process = Process()
-        process.executableURL = switchboardExecutable
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0"] + arguments
+        let serve = ["serve", "--host", "127.0.0.1", "--port", "0"] + arguments
+        if let ulimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit \(ulimit) && exec \"$0\" \"$@\"", switchboardExecutable.path]
+                + serve
+        } else {
+            process.executableURL = switchboardExecutable
+            process.arguments = serve
+        }
         process.environment = testEnvironment(environment)
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: log)
@@ -44,6 +55,9 @@ public final class ServeProcess: Sendable {
         }
         port = found
     }
+
+    /// Its process identifier.
+    public var processIdentifier: Int32 { process.withLock { $0.processIdentifier } }
 
     /// Its log so far.
     public var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }

@@ -13,6 +13,9 @@ import Switchboard
 /// | `switchboard_http_requests_total` | counter | `status` |
 /// | `switchboard_ofrep_request_duration_seconds` | histogram | `route` (`flag`, `flags`) |
 /// | `switchboard_event_streams` | gauge | |
+/// | `switchboard_http_connections` | gauge | |
+/// | `switchboard_http_connections_closed_total` | counter | `reason` (`header_timeout`, `idle_timeout`) |
+/// | `switchboard_http_connections_refused_total` | counter | |
 ///
 /// Counting happens on every request, so handles are made once and kept: the reason and error counters up
 /// front, a status's on its first response, and a key's per position in the definitions in service, so a bulk
@@ -37,6 +40,9 @@ final class ServerMetrics: Sendable {
     let singleLatency: CoreMetrics.Timer
     let bulkLatency: CoreMetrics.Timer
     private let eventStreams: Gauge
+    private let openConnections: Gauge
+    private let closedConnections: [ConnectionDeadlines.Reason: Counter]
+    private let refusedConnections: Counter
 
     /// The per-key counters for the definitions in service, by registry position and reason.
     private struct KeyedCounters {
@@ -58,6 +64,13 @@ final class ServerMetrics: Sendable {
         bulkLatency = CoreMetrics.Timer(label: Self.latencyLabel, dimensions: [("route", "flags")], factory: factory)
         eventStreams = Gauge(label: "switchboard_event_streams", factory: factory)
         eventStreams.record(0)
+        openConnections = Gauge(label: "switchboard_http_connections", factory: factory)
+        openConnections.record(0)
+        closedConnections = Dictionary(uniqueKeysWithValues: ConnectionDeadlines.Reason.allCases.map { reason in
+            (reason, Counter(label: "switchboard_http_connections_closed_total",
+                             dimensions: [("reason", reason.rawValue)], factory: factory))
+        })
+        refusedConnections = Counter(label: "switchboard_http_connections_refused_total", factory: factory)
     }
 
     /// Evaluations counted locally, to add to the shared counters at once: a bulk evaluation of a thousand flags
@@ -123,6 +136,21 @@ final class ServerMetrics: Sendable {
     /// Records how many OFREP event streams are open.
     func recordEventStreams(_ count: Int) {
         eventStreams.record(count)
+    }
+
+    /// Records how many connections are open.
+    func recordOpenConnections(_ count: Int) {
+        openConnections.record(count)
+    }
+
+    /// Counts a connection closed because it waited too long.
+    func recordConnectionClosed(by reason: ConnectionDeadlines.Reason) {
+        closedConnections[reason]?.increment()
+    }
+
+    /// Counts a connection refused at the cap.
+    func recordConnectionRefused() {
+        refusedConnections.increment()
     }
 
     /// Counts one response.
