@@ -14,11 +14,11 @@ import Testing
     }
 
     @Test func raisesTheSoftOpenFilesLimitToTheHardOneAndLogsIt() async throws {
-        let (directory, flags) = makeProject()
+        let project = makeProject()
         let hard = try openFilesLimit(of: ProcessInfo.processInfo.processIdentifier).hard
         try #require(hard == "unlimited" || Int(hard)! > 256, "the hard limit leaves nothing to raise")
-        let server = try await ServeProcess(["--flags", flags, "--max-connections", "50"],
-                                            log: directory.path + "/serve.log", ulimit: "-Sn 256")
+        let server = try await ServeProcess(["--flags", project.flags, "--max-connections", "50"],
+                                            log: project.path + "/serve.log", ulimit: "-Sn 256")
         defer { server.stop() }
         let limit = try openFilesLimit(of: server.processIdentifier)
         #expect(limit.soft == limit.hard)
@@ -28,9 +28,9 @@ import Testing
     }
 
     @Test func keepsTheCapUnderALimitItCannotRaise() async throws {
-        let (directory, flags) = makeProject()
+        let project = makeProject()
         // `ulimit -n` sets both limits: nothing to raise, so the cap must fit under 256 descriptors.
-        let server = try await ServeProcess(["--flags", flags], log: directory.path + "/serve.log",
+        let server = try await ServeProcess(["--flags", project.flags], log: project.path + "/serve.log",
                                             ulimit: "-n 256")
         defer { server.stop() }
         let line = try #require(server.logText.split(separator: "\n").first { $0.contains("listening on http://") })
