@@ -2,6 +2,7 @@ import Foundation
 import Locking
 import Switchboard
 @testable import SwitchboardRemote
+import SwitchboardTestSupport
 import Synchronization
 import Testing
 
@@ -24,12 +25,12 @@ import Testing
     @Test func readersAlwaysSeeAWholeAnswer() async throws {
         let cell = SnapshotCell(Self.snapshot(0))
         let publications = 20_000
-        let counters = Counters()
+        let counters = StressCounters()
         let readers = max(2, ProcessInfo.processInfo.activeProcessorCount)
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<readers {
                 group.addTask {
-                    await Self.onThread {
+                    try? await onOwnThread {
                         while !counters.done.load(ordering: .acquiring) {
                             let (x, y, text) = cell.read { ($0.value("pair.a"), $0.value("pair.b"), $0.value("text")) }
                             if x != y || text == nil { counters.torn.add(1, ordering: .relaxed) }
@@ -39,7 +40,7 @@ import Testing
                 }
             }
             group.addTask {
-                await Self.onThread {
+                try? await onOwnThread {
                     for n in 1...publications { cell.replace(with: Self.snapshot(n)) }
                     counters.done.store(true, ordering: .releasing)
                 }
@@ -74,21 +75,5 @@ import Testing
         #expect(value == .int(1))
         #expect(text == .string("xx"))
         #expect(cell.snapshot.value("pair.a") == .int(5_000))
-    }
-
-    private final class Counters: Sendable {
-        let torn = Atomic<Int>(0)
-        let reads = Atomic<Int>(0)
-        let done = Atomic<Bool>(false)
-    }
-
-    /// Runs `body` on a thread of its own, so readers really run side by side on every core.
-    private static func onThread(_ body: @escaping @Sendable () -> Void) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread {
-                body()
-                continuation.resume()
-            }.start()
-        }
     }
 }

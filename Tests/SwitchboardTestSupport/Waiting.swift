@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -113,4 +114,17 @@ public final class AsyncCollector<Element: Sendable>: Sendable {
         consumed.withLock { $0 = index + 1 }
         return elements[index]
     }
+}
+
+/// What stress tests count from many threads at once: torn reads, reads, and when to stop.
+public final class StressCounters: Sendable {
+    /// Reads that saw a mix of two states.
+    public let torn = Atomic<Int>(0)
+    /// Reads made.
+    public let reads = Atomic<Int>(0)
+    /// Set when the writer is done.
+    public let done = Atomic<Bool>(false)
+
+    /// Counters at zero.
+    public init() {}
 }

@@ -46,12 +46,12 @@ import Testing
     @Test func readersAlwaysSeeAWholeSnapshot() async throws {
         let (cell, publish, a, b) = try Self.makeCell()
         let publications = 20_000
-        let counters = Counters()
+        let counters = StressCounters()
         let readers = max(2, ProcessInfo.processInfo.activeProcessorCount)
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<readers {
                 group.addTask {
-                    await Self.onThread {
+                    try? await onOwnThread {
                         while !counters.done.load(ordering: .acquiring) {
                             let (x, y, text) = cell.read { snapshot in
                                 (snapshot.value(at: a, context: .empty), snapshot.value(at: b, context: .empty),
@@ -64,7 +64,7 @@ import Testing
                 }
             }
             group.addTask {
-                await Self.onThread {
+                try? await onOwnThread {
                     for n in 1...publications { publish(n) }
                     counters.done.store(true, ordering: .releasing)
                 }
@@ -100,21 +100,5 @@ import Testing
         #expect(value == .int(1))
         #expect(text == .string("x"))
         #expect(cell.snapshot.value(at: a, context: .empty) == .int(5_000))
-    }
-
-    private final class Counters: Sendable {
-        let torn = Atomic<Int>(0)
-        let reads = Atomic<Int>(0)
-        let done = Atomic<Bool>(false)
-    }
-
-    /// Runs `body` on a thread of its own, so readers really run side by side on every core.
-    private static func onThread(_ body: @escaping @Sendable () -> Void) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread {
-                body()
-                continuation.resume()
-            }.start()
-        }
     }
 }
