@@ -1,9 +1,9 @@
-import Foundation
-import Switchboard
+public import Foundation
+public import Switchboard
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #elseif canImport(Darwin)
-import Darwin
+public import Darwin
 #endif
 
 /// Output to a terminal or a pipe: colour only on a terminal and never when `NO_COLOR` is set.

@@ -1,6 +1,6 @@
-import AsyncHTTPClient
-import NIOCore
-import NIOHTTP1
+public import AsyncHTTPClient
+public import NIOCore
+public import NIOHTTP1
 
 /// The default ``RemoteTransport``, on swift-server's async-http-client.
 public struct HTTPClientTransport: RemoteTransport {

@@ -1,6 +1,6 @@
-import Foundation
-import Locking
-import Switchboard
+public import Foundation
+public import Locking
+public import Switchboard
 
 /// Overrides that live on this device only, for in-app debug panels: kept in `local-overrides.json` in the cache
 /// directory (in memory when there is none), written atomically (a temporary file renamed over the old one), and

@@ -1,4 +1,4 @@
-import Switchboard
+public import Switchboard
 
 extension RemoteBoard: SnapshotSource {
     /// The answer in service now: every key's value from one bulk evaluation (or the cache), for ``context``.

@@ -1,6 +1,6 @@
-import Locking
-import Logging
-import Switchboard
+public import Locking
+public import Logging
+public import Switchboard
 
 /// Flags from any OFREP server, answered from memory: the typed lookups of ``Board`` for one evaluation context,
 /// kept current over the server's event stream (or by polling), and an offline start from the last good answer.

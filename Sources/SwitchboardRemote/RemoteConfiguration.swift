@@ -1,5 +1,5 @@
-import Foundation
-import Switchboard
+public import Foundation
+public import Switchboard
 
 /// How a ``RemoteBoard`` reaches its OFREP server and what it asks for.
 ///

@@ -1,11 +1,11 @@
-import Hummingbird
-import Locking
-import Logging
-import NIOCore
-import ServiceLifecycle
-import Switchboard
-import Tracing
-import UnixSignals
+public import Hummingbird
+public import Locking
+public import Logging
+public import NIOCore
+public import ServiceLifecycle
+public import Switchboard
+public import Tracing
+public import UnixSignals
 
 /// Serves a ``Board`` over HTTP: OFREP evaluation, an admin API, health and metrics.
 ///

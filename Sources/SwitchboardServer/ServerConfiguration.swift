@@ -1,4 +1,4 @@
-import Prometheus
+public import Prometheus
 
 /// How a ``FlagServer`` listens, whom it lets in, and its limits.
 ///

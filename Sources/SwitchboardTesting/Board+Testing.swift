@@ -1,6 +1,6 @@
-import CoreMetrics
-import Logging
-import Switchboard
+public import CoreMetrics
+public import Logging
+public import Switchboard
 
 extension Board {
     /// A board for tests: definitions from YAML text, no files, no environment variables, and runtime overrides

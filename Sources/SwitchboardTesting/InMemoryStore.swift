@@ -1,5 +1,5 @@
-import Locking
-import Switchboard
+public import Locking
+public import Switchboard
 
 /// A ``RuntimeStore`` in memory, for tests: the same versions, compare-and-set and audit records as the file
 /// store, with nothing on disk. Boards that share one instance see each other's writes at once, as replicas

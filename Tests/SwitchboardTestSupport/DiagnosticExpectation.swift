@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where a fixture's problem must be reported, from an `expectations.json` beside the fixtures:
 /// `{ "file.yaml": { "line": 3, "column": 7, "contains": "...", "message": "..." } }`. The YAML and the definition

@@ -1,7 +1,7 @@
-import Foundation
-import Locking
+public import Foundation
+public import Locking
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #endif
 
 /// What a finished process printed and how it exited.

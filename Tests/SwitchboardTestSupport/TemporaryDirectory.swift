@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A fresh directory under the system's temporary folder, removed when the last reference to it goes.
 public final class TemporaryDirectory: Sendable {

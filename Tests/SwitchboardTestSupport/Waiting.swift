@@ -1,8 +1,8 @@
-import Foundation
-import Locking
-import Synchronization
+public import Foundation
+public import Locking
+public import Synchronization
 #if canImport(Glibc)
-import Glibc
+public import Glibc
 #endif
 
 /// The error a wait throws when its deadline passes first; a test that lets it propagate fails with it.

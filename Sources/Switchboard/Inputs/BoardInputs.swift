@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Everything a board is built from, resolved once: the definitions (a directory, or text given in code), the
 /// override files in precedence order, the environment of the env layer, and the runtime store.

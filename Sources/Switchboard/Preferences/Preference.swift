@@ -1,4 +1,4 @@
-import Locking
+public import Locking
 public import Logging
 
 /// A preference as a property: reading gives the current typed value, assigning writes an override through the

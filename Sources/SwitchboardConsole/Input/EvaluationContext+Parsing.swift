@@ -1,4 +1,4 @@
-import Switchboard
+public import Switchboard
 
 extension EvaluationContext {
     /// A context from `key=value` items, as given to `--context` or typed at the REPL's `context` command.

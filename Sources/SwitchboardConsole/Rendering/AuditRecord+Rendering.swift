@@ -1,4 +1,4 @@
-import Switchboard
+public import Switchboard
 
 extension AuditRecord {
     /// The audit log as a table, oldest first (the REPL's `log` and `switchboard log`), or a sentence when it is

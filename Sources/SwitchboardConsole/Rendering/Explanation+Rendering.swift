@@ -1,5 +1,5 @@
 import Foundation
-import Switchboard
+public import Switchboard
 
 extension Explanation {
     /// The explanation as text: a header, one line per layer (highest first), and the verdict.

@@ -1,4 +1,4 @@
-import Switchboard
+public import Switchboard
 
 extension Value {
     /// A one-line rendering for tables: plain strings, compact JSON otherwise, cut at 30 characters.

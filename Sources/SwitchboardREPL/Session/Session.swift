@@ -1,6 +1,6 @@
-import LineEditor
-import Switchboard
-import SwitchboardConsole
+public import LineEditor
+public import Switchboard
+public import SwitchboardConsole
 
 /// One REPL session on a board: runs command lines one at a time and says what to print.
 ///

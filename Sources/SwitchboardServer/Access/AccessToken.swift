@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A secret that a request must present: the admin token, or the optional read token of OFREP.
 ///

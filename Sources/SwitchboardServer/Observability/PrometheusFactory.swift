@@ -1,4 +1,4 @@
-import Prometheus
+public import Prometheus
 
 extension FlagServer {
     /// A Prometheus factory for `registry`, with histogram buckets that resolve OFREP's latencies (50 µs to

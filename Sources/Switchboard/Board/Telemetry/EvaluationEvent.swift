@@ -1,4 +1,4 @@
-import Tracing
+public import Tracing
 
 /// OpenTelemetry's `feature_flag.evaluation` event: what one evaluation chose, attached to the span that is
 /// current where it happened.
