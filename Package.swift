@@ -147,6 +147,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // For NIOConnectionError: what a refused connection is reported as.
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // A swift-configuration provider: ConfigReader reads flags and preferences from a board (local or remote).
