@@ -221,6 +221,7 @@ let package = Package(
             name: "SwitchboardRemoteTests",
             dependencies: [
                 "Switchboard", "SwitchboardRemote", "SwitchboardServer", "SwitchboardTestSupport", "Locking",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
