@@ -151,6 +151,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                // For NIOConnectionError: what a refused connection is reported as.
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // A swift-configuration provider: ConfigReader reads flags and preferences from a board (local or remote).
@@ -223,6 +225,7 @@ let package = Package(
             name: "SwitchboardRemoteTests",
             dependencies: [
                 "Switchboard", "SwitchboardRemote", "SwitchboardServer", "SwitchboardTestSupport", "Locking",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

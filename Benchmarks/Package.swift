@@ -2,13 +2,15 @@
 import PackageDescription
 
 // Benchmarks live in their own package, depending on Switchboard by path, so the main build and CI stay lean.
-// Run them with `Benchmarks/run load|lookup|targeting|store|server|soak` (always built in release).
+// Run them with `Benchmarks/run load|lookup|targeting|store|server|remote|remote-faults|replicas|soak` (always built
+// in release).
 let package = Package(
     name: "SwitchboardBenchmarks",
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "switchboard-bench", targets: ["SwitchboardBenchmarks"]),
         .executable(name: "remote-bench", targets: ["RemoteBenchmarks"]),
+        .executable(name: "remote-faults-bench", targets: ["RemoteFaultBenchmarks"]),
     ],
     dependencies: [
         .package(name: "Switchboard", path: ".."),
@@ -31,6 +33,15 @@ let package = Package(
         // `Benchmarks/run remote`: RemoteBoard lookups against Board's, and change propagation over SSE.
         .executableTarget(
             name: "RemoteBenchmarks",
+            dependencies: [
+                .product(name: "Switchboard", package: "Switchboard"),
+                .product(name: "SwitchboardRemote", package: "Switchboard"),
+                .product(name: "SwitchboardServer", package: "Switchboard"),
+            ]
+        ),
+        // `Benchmarks/run remote-faults`: a RemoteBoard against a refused port, a silent server and a restart.
+        .executableTarget(
+            name: "RemoteFaultBenchmarks",
             dependencies: [
                 .product(name: "Switchboard", package: "Switchboard"),
                 .product(name: "SwitchboardRemote", package: "Switchboard"),

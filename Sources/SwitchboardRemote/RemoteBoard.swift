@@ -40,10 +40,12 @@ public final class RemoteBoard: FlagReader {
     private let task: Locked<Task<Void, Never>?>
 
     /// Makes a board and starts fetching in the background. The cached answer for the configured context, when
-    /// there is one, is in service before this returns.
+    /// there is one, is in service before this returns, and the board is then settled
+    /// (``waitUntilSettled(timeout:)`` returns at once).
     ///
     /// - Parameters:
-    ///   - transport: how to talk HTTP; ``HTTPClientTransport`` by default.
+    ///   - transport: how to talk HTTP; by default an ``HTTPClientTransport`` with a client of its own, which
+    ///     reports a refused connection at once and is shut down when the board is released.
     ///   - logger: where failures are reported (unreachable server, bodies that are not OFREP, corrupt cache).
     public init(
         _ configuration: RemoteConfiguration,
@@ -204,8 +206,8 @@ public final class RemoteBoard: FlagReader {
     /// Where the board stands.
     public var status: Status { core.status }
 
-    /// The last failure: unreachable server, an HTTP status, a body that is not OFREP, a corrupt cache file;
-    /// `nil` after a good answer.
+    /// The last failure: unreachable server (saying whether the connection was refused, timed out, reset or
+    /// closed), an HTTP status, a body that is not OFREP, a corrupt cache file; `nil` after a good answer.
     public var lastError: RemoteError? { core.lastError }
 
     /// The context values are evaluated for.
@@ -229,7 +231,22 @@ public final class RemoteBoard: FlagReader {
         core.setActive(active)
     }
 
-    /// Waits until the first fetch has ended, well or badly, or `timeout` passes; returns whether it ended.
+    /// Waits until the board is settled, or `timeout` passes; returns whether it is settled.
+    ///
+    /// The board is settled as soon as one of these holds, and stays settled from then on (a context switch does
+    /// not unsettle it):
+    /// - it serves a cached answer for its context: a board made with a cache for its context is settled before
+    ///   its initializer returns, so this returns at once, ``status`` is ``Status/cached`` and lookups give the
+    ///   cached values with the reason `CACHED`, while fetching goes on in the background and replaces them when
+    ///   the server answers;
+    /// - it serves the server's answer (``Status/live``);
+    /// - its first fetch has failed: the server refused the connection, did not answer within
+    ///   ``RemoteConfiguration/timeout``, answered with an error status or a body that is not OFREP.
+    ///   ``lastError`` says which, and lookups give the caller's defaults with `PROVIDER_NOT_READY`.
+    ///
+    /// With the default transport a refused connection fails the first fetch at once, so an app that awaits this at
+    /// launch waits for the request timeout only when the server accepts the connection and then stays silent,
+    /// and not even then when it has a cache.
     @discardableResult
     public func waitUntilSettled(timeout: Duration = .seconds(10)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
@@ -243,7 +260,9 @@ public final class RemoteBoard: FlagReader {
 
 /// A failure a ``RemoteBoard`` reports through ``RemoteBoard/lastError`` and its logger.
 public enum RemoteError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// No response: connection refused, timeout, reset.
+    /// No response: connection refused, timeout, reset, closed midway; the text is the transport's account
+    /// (``RemoteTransportError``'s description with the default transport), `event stream: ` first when the event
+    /// stream failed.
     case unreachable(String)
     /// A status the board does not take as an answer.
     case httpStatus(Int)

@@ -30,6 +30,7 @@ final class RemoteCore: Sendable {
         var etag: String?
         var status: RemoteBoard.Status = .starting
         var lastError: RemoteError?
+        /// An answer is in service (the server's or the cache's) or the first fetch has ended; never reset.
         var settled = false
         var active = true
         var lastEventID: String?
@@ -156,6 +157,8 @@ final class RemoteCore: Sendable {
                 guard state.context == context, state.status != .live else { return false }
                 state.status = .cached
                 state.etag = entry.etag
+                // An answer is in service: nobody waiting for the board has a reason to wait for the network.
+                state.settled = true
                 return true
             }
             guard installed else { return }

@@ -1,9 +1,11 @@
 import Foundation
 import InMemoryLogging
+import Locking
 import Logging
 import Switchboard
 import SwitchboardRemote
 import SwitchboardServer
+import SwitchboardTestSupport
 import Testing
 
 /// A throwaway folder with a copy of `Fixtures/flags`, a runtime store and a cache folder, removed when released.
@@ -60,11 +62,11 @@ final class LiveServer: Sendable {
 /// A configuration for tests: no environment, short backoff, a fast poll.
 func testConfiguration(
     _ url: String, context: EvaluationContext = .empty, credentials: RemoteConfiguration.Credentials = .none,
-    cache: String? = nil, poll: Duration? = .milliseconds(100)
+    cache: String? = nil, poll: Duration? = .milliseconds(100), timeout: Duration = .seconds(2)
 ) throws -> RemoteConfiguration {
     try RemoteConfiguration(
         baseURL: url, context: context, credentials: credentials, cacheDirectory: cache, pollInterval: poll,
-        timeout: .seconds(2),
+        timeout: timeout,
         backoff: RemoteConfiguration.Backoff(initial: .milliseconds(20), maximum: .milliseconds(300)),
         environment: [:])
 }
@@ -81,4 +83,39 @@ func closedPort() async throws -> Int {
     let port = server.port
     await server.stop()
     return port
+}
+
+/// A board's cache folder holding the answer `server` gives now for the empty context: filled by a board that saw
+/// the server live and then stopped.
+func filledCache(for server: FaultServer) async throws -> TemporaryDirectory {
+    let cache = TemporaryDirectory(prefix: "switchboard-remote-cache")
+    let filler = RemoteBoard(try testConfiguration(server.url, cache: cache.path, poll: nil))
+    try await waitUntil("the cache filled") { filler.status == .live }
+    await filler.stop()
+    return cache
+}
+
+/// Reads one int key of a board every millisecond on a task of its own and remembers every value it saw, so a
+/// test can say that a value was never lost (never the caller's default) while a server failed.
+final class ValueSampler: Sendable {
+    private let seen = Locked<Set<Int>>([])
+    private let task: Task<Void, Never>
+
+    init(_ read: @escaping @Sendable () -> Int) {
+        let seen = seen
+        task = Task {
+            while !Task.isCancelled {
+                let value = read()
+                seen.withLock { _ = $0.insert(value) }
+                try? await Task.sleep(for: .milliseconds(1))
+            }
+        }
+    }
+
+    deinit {
+        task.cancel()
+    }
+
+    /// Every value read so far.
+    var values: Set<Int> { seen.withLock { $0 } }
 }

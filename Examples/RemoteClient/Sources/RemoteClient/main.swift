@@ -1,7 +1,9 @@
 // remote-client --url URL [--token T] [--cache DIR] [--context k=v ...] KEY...
 //
-// Prints `KEY=VALUE (REASON)` for each key once the first answer (or the cache) is in, then one such line for
-// every change of one of them, until interrupted. Without --url, OFREP_ENDPOINT is used (OFREP ADR 0007).
+// Prints `KEY=VALUE (REASON)` for each key once the board is settled, then one such line for every change of one of
+// them, until interrupted. With a cache for the context the board is settled at once: offline, the cached values
+// are printed straight away (reason CACHED) and replaced when the server answers. Without --url, OFREP_ENDPOINT is
+// used (OFREP ADR 0007).
 import Foundation
 import Switchboard
 import SwitchboardRemote
