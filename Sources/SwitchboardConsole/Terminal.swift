@@ -1,7 +1,7 @@
-public import Foundation
+import Foundation
 public import Switchboard
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 #elseif canImport(Darwin)
 public import Darwin
 #endif

@@ -1,8 +1,8 @@
 public import ArgumentParser
-public import Foundation
-public import Switchboard
-public import SwitchboardCodegen
-public import SwitchboardConsole
+import Foundation
+import Switchboard
+import SwitchboardCodegen
+import SwitchboardConsole
 
 /// `switchboard generate`: Swift source with a typed key for every definition, written to a file or standard
 /// output, or compared with a committed file (`--check`).

@@ -1,12 +1,12 @@
 public import Foundation
-public import Locking
+import Locking
 public import Logging
-public import NIOCore
-public import NIOPosix
-public import NIOSSL
-public import PostgresNIO
+import NIOCore
+import NIOPosix
+import NIOSSL
+import PostgresNIO
 public import Switchboard
-public import Synchronization
+import Synchronization
 
 /// A ``RuntimeStore`` in PostgreSQL, shared by every replica: overrides, audit log and versions in tables that
 /// Switchboard creates and migrates itself, and `NOTIFY` on every write so that every replica that `LISTEN`s

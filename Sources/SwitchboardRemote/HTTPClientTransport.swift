@@ -1,8 +1,8 @@
 public import AsyncHTTPClient
 import Dispatch
 import Foundation
-public import NIOCore
-public import NIOHTTP1
+import NIOCore
+import NIOHTTP1
 import NIOPosix
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
-public import Foundation
-public import Locking
+import Foundation
+import Locking
 public import Switchboard
 
 /// Overrides that live on this device only, for in-app debug panels: kept in `local-overrides.json` in the cache

@@ -1,4 +1,4 @@
-public import Locking
+import Locking
 public import Logging
 public import Switchboard
 

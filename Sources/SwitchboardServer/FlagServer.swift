@@ -1,11 +1,11 @@
 public import Hummingbird
-public import Locking
+import Locking
 public import Logging
-public import NIOCore
+import NIOCore
 public import ServiceLifecycle
 public import Switchboard
-public import Tracing
-public import UnixSignals
+import Tracing
+import UnixSignals
 
 /// Serves a ``Board`` over HTTP: OFREP evaluation, an admin API, health and metrics.
 ///

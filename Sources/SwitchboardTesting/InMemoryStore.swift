@@ -1,4 +1,4 @@
-public import Locking
+import Locking
 public import Switchboard
 
 /// A ``RuntimeStore`` in memory, for tests: the same versions, compare-and-set and audit records as the file

@@ -1,6 +1,6 @@
 public import Foundation
-public import Locking
-public import Switchboard
+import Locking
+import Switchboard
 
 /// A clock that moves only when a test moves it: the times an ``InMemoryStore`` records come from it, so audit
 /// records and `explain` output are the same on every run.

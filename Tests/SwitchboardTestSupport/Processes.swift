@@ -1,7 +1,7 @@
 public import Foundation
-public import Locking
+import Locking
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 #endif
 
 /// What a finished process printed and how it exited.

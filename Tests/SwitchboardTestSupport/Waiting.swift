@@ -1,8 +1,8 @@
 public import Foundation
-public import Locking
+import Locking
 public import Synchronization
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 #endif
 
 /// The error a wait throws when its deadline passes first; a test that lets it propagate fails with it.

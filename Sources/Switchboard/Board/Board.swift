@@ -1,8 +1,8 @@
 public import CoreMetrics
-public import Foundation
-public import Locking
+import Foundation
+import Locking
 public import Logging
-public import YAML
+import YAML
 
 /// The facade a program creates once and shares: definitions plus their override layers, answering typed
 /// lookups on the hot path, taking runtime overrides, and reporting changes.
