@@ -363,6 +363,8 @@ def test_evaluate_as_a_context(browser, server):
     assert "user-7" in page.inner_text("#list-status")
     console.select("shop.beta_banner")
     assert "pro plan" in page.inner_text("#explain-targeting"), page.inner_text("#explain-targeting")
+    # A runtime override applies to everyone: the editor starts from the value without a context.
+    assert not page.is_checked("#edit-value")
     page.fill("#context-attributes", "[1]")
     page.click("#context-form button[type=submit]")
     assert "JSON object" in page.inner_text("#context-error")

@@ -30,7 +30,7 @@ def clean_environment(extra=None):
 class Server:
     """`switchboard serve` over a copy of the given definitions, stopped and removed by `stop()`."""
 
-    def __init__(self, files, admin=ADMIN, read=None, env=None, args=()):
+    def __init__(self, files, admin=ADMIN, read=None, env=None, args=(), relative=False):
         self.directory = tempfile.mkdtemp(prefix="switchboard-console-test-")
         self.flags = os.path.join(self.directory, "flags")
         self.state = os.path.join(self.directory, "state", "overrides.json")
@@ -45,8 +45,11 @@ class Server:
         self.admin = admin
         self.log_path = os.path.join(self.directory, "server.log")
         self.log = open(self.log_path, "w")
+        # `relative`: run in the project folder with relative paths, so origins read `flags/app.yaml:3:5`.
+        paths = ["--flags", "flags", "--state", "state/overrides.json"] if relative else [
+            "--flags", self.flags, "--state", self.state]
         self.process = subprocess.Popen(
-            [BINARY, "serve", "--flags", self.flags, "--state", self.state, "--port", "0", *args],
+            [os.path.abspath(BINARY), "serve", *paths, "--port", "0", *args], cwd=self.directory,
             stdout=self.log, stderr=self.log, env=clean_environment(extra))
         self.port = None
         deadline = time.time() + 30

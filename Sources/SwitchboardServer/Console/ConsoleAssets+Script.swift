@@ -15,7 +15,7 @@ extension ConsoleAssets {
   const state = {
     token: null, actor: '', session: null, flags: [], byKey: new Map(), rows: new Map(), filtered: [], shown: 0,
     context: null, selected: null, explained: null, stream: null, audit: [], listLoads: 0, contextTimer: null,
-    observer: null, editorSignature: null,
+    observer: null, editorSignature: null, editing: null,
   };
   const $ = (id) => document.getElementById(id);
 
@@ -350,24 +350,27 @@ extension ConsoleAssets {
   }
 
   async function explain(key, focusEditor) {
+    // A runtime override applies to every context, so the editor works on the value without one; explain shows
+    // the context's.
+    const plainRequest = api('/console/api/flags/' + keyPath(key));
     const result = state.context
       ? await api('/console/api/flags/' + keyPath(key), { method: 'POST', json: { context: state.context } })
-      : await api('/console/api/flags/' + keyPath(key));
+      : await plainRequest;
+    const plain = state.context ? await plainRequest : result;
     if (state.selected !== key) return;
     if (!result.ok) {
       setText('explain-summary', problem(result));
       return;
     }
     state.explained = result.data;
-    const flag = result.data.flag;
-    renderDetail(flag, result.data.explanation);
+    renderDetail(result.data.flag, result.data.explanation, plain.ok ? plain.data.flag : result.data.flag);
     if (focusEditor) {
       const field = $('edit-value');
       if (field && !$('editor').hidden) field.focus();
     }
   }
 
-  function renderDetail(flag, explanation) {
+  function renderDetail(flag, explanation, editable) {
     const facts = [flag.kind, flag.type];
     if (flag.owner) facts.push('owner ' + flag.owner);
     if (flag.expires) facts.push((flag.stale ? 'expired on ' : 'expires ') + flag.expires);
@@ -375,7 +378,7 @@ extension ConsoleAssets {
     facts.push('defined at ' + flag.location);
     setText('detail-facts', facts.join(' · '));
     setText('detail-description', flag.description || '');
-    renderEditor(flag);
+    renderEditor(editable || flag);
     const winner = explanation.layers.find((step) => step.status === 'winner');
     setText('explain-summary', 'Value ' + show(explanation.value) + (winner ? ' from the ' + winner.layer
       + ' layer' : '') + ' (' + explanation.reason + ')' + (state.context ? ', evaluated as '
@@ -402,6 +405,7 @@ extension ConsoleAssets {
     const canWrite = Boolean(state.session && state.session.canWrite);
     form.hidden = !canWrite;
     if (!canWrite) return;
+    state.editing = flag;
     const signature = flag.key + '|' + flag.version + '|' + JSON.stringify(flag.value);
     $('editor-reset').disabled = !(flag.version > 0);
     if (!force && signature === state.editorSignature && $('edit-value')) return;
@@ -484,8 +488,8 @@ extension ConsoleAssets {
   }
 
   function review() {
-    const flag = state.byKey.get(state.selected);
-    if (!flag) return;
+    const flag = state.editing;
+    if (!flag || flag.key !== state.selected) return;
     setText('editor-error', '');
     const proposed = proposal(flag);
     if (proposed.error) {
@@ -593,7 +597,7 @@ extension ConsoleAssets {
     if (result.status === 412) return showConflict(write);
     if (!result.ok) {
       // Refused: the server's message and hint next to the field; nothing was written.
-      const flag = state.byKey.get(write.key);
+      const flag = state.editing;
       if (state.selected === write.key) {
         if (flag && flag.type === 'bool') renderEditor(flag, true);
         setText('editor-error', problem(result));
@@ -657,8 +661,8 @@ extension ConsoleAssets {
   function keepTheirs() {
     pending = null;
     $('conflict').close();
-    const flag = state.byKey.get(state.selected);
-    if (flag) renderEditor(flag, true);
+    const flag = state.editing;
+    if (flag && flag.key === state.selected) renderEditor(flag, true);
   }
 
   // ---- evaluate as a context -------------------------------------------------------------------------------
@@ -852,23 +856,15 @@ extension ConsoleAssets {
   }
 
   async function refreshSelected() {
-    const key = state.selected;
-    // Keep what someone is typing: only a closed editor, or a switch, follows the change at once.
+    // Keep what someone is typing: the explanation follows the change, the text in the field stays.
     const active = document.activeElement;
-    if (active && active.id === 'edit-value' && active.type !== 'checkbox') {
-      const result = await api('/console/api/flags/' + keyPath(key));
-      if (result.ok && state.selected === key) {
-        state.explained = result.data;
-        const flag = result.data.flag;
-        const saved = active.value;
-        renderDetail(flag, result.data.explanation);
-        const field = $('edit-value');
-        field.value = saved;
-        field.focus();
-      }
-      return;
+    const typed = active && active.id === 'edit-value' && active.type !== 'checkbox' ? active.value : null;
+    await explain(state.selected);
+    const field = $('edit-value');
+    if (typed !== null && field) {
+      field.value = typed;
+      field.focus();
     }
-    explain(key);
   }
 
   // ---- wiring ----------------------------------------------------------------------------------------------
@@ -901,8 +897,10 @@ extension ConsoleAssets {
       review();
     });
     $('editor-reset').addEventListener('click', () => {
-      const flag = state.byKey.get(state.selected);
-      if (flag) confirmWrite({ key: flag.key, version: flag.version, old: flag.value, reset: true });
+      const flag = state.editing;
+      if (flag && flag.key === state.selected) {
+        confirmWrite({ key: flag.key, version: flag.version, old: flag.value, reset: true });
+      }
     });
     $('confirm-ok').addEventListener('click', confirmPending);
     $('confirm-cancel').addEventListener('click', cancelPending);

@@ -70,11 +70,14 @@ table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .35em .5em; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: .8em; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
 td { overflow-wrap: anywhere; }
+td.col-type { white-space: nowrap; }
+.explain tr.absent td { color: var(--muted); }
 td.key button { background: none; border: none; padding: 0; color: var(--accent); text-align: left;
   font-family: ui-monospace, Menlo, monospace; font-size: 13px; }
 td.value { font-family: ui-monospace, Menlo, monospace; font-size: 13px; max-width: 22em; }
 .variant, .reason { color: var(--muted); font-size: .85em; margin-left: .4em; }
-.layer { font-size: .8em; border-radius: 4px; padding: .05em .45em; border: 1px solid currentColor; }
+.layer { font-size: .8em; border-radius: 4px; padding: .05em .45em; border: 1px solid currentColor;
+  white-space: nowrap; }
 .layer-runtime { color: var(--runtime); }
 .layer-env { color: var(--env); }
 .layer-file { color: var(--file); }
