@@ -20,7 +20,7 @@ for name in os.listdir(os.path.join(root, "flags")):
     if name.endswith(".yaml"):
         files[name] = open(os.path.join(root, "flags", name)).read()
 
-files["environments/staging.yaml"] = "overrides:\n  checkout.max_saved_cards: 3\n"
+files["environments/staging.yaml"] = "overrides:\n  checkout.max_saved_cards: 10\n"
 server = Server(files, env={"SWITCHBOARD_ENV": "staging", "SWITCHBOARD_APP__RETRY__BACKOFF_SECONDS": "2.5"},
                 relative=True)
 try:
@@ -33,7 +33,9 @@ try:
         console = Page(browser, server, viewport={"width": 1360, "height": 1000})
         page = console.sign_in(actor="priya")
         page.wait_for_selector("#live.on")
+        page.fill("#search", "checkout")
         page.screenshot(path=os.path.join(folder, "console-list.png"))
+        page.fill("#search", "")
         page.click("#context-box summary")
         page.fill("#context-key", "user-42")
         page.fill("#context-attributes", '{"email": "ana@example.com", "plan": "pro"}')

@@ -421,8 +421,8 @@ extension ConsoleAssets {
       input.checked = flag.value === true;
       input.addEventListener('change', () => review());
       field.append(el('div', { class: 'switch' }, input, el('label', { for: 'edit-value',
-        text: 'On (' + flag.key + ')' })));
-      help.push('Toggling asks to confirm before anything is written.');
+        text: 'Runtime value: on' })));
+      help.push('Toggling sets a runtime override for every context, after a confirm step.');
     } else if (flag.variants || flag.values) {
       input = el('select', { id: 'edit-value' });
       if (flag.variants) {
@@ -509,7 +509,7 @@ extension ConsoleAssets {
   let pending = null;
 
   function changeLine(key, oldText, newText) {
-    return el('p', { class: 'change' }, key + ': ', el('span', { class: 'old', text: oldText }), ' → ',
+    return el('p', { class: 'change' }, key ? key + ': ' : null, el('span', { class: 'old', text: oldText }), ' → ',
       el('span', { class: 'new', text: newText }));
   }
 

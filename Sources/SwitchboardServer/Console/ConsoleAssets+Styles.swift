@@ -94,7 +94,10 @@ tr.flash td { animation: flash 1.6s ease-out; }
 .detail h2 { font-size: 1em; margin: 0; font-family: ui-monospace, Menlo, monospace; overflow-wrap: anywhere; }
 .detail h3 { font-size: .95em; margin: 1em 0 .3em; }
 .facts { color: var(--muted); font-size: .85em; }
-.editor { display: grid; gap: .3em; }
+.editor, #editor-field { display: grid; gap: .3em; }
+#editor-field input[type="number"], #editor-field input[type="text"], #editor-field select { max-width: 100%; }
+.explain td:last-child { overflow-wrap: normal; }
+#history-rows .change { margin: 0; }
 .editor label { font-weight: 600; }
 .switch { display: flex; align-items: center; gap: .5em; }
 .switch input { width: 2.4em; height: 1.3em; accent-color: var(--accent); }
