@@ -289,8 +289,10 @@ case "store": try benchmarkStore()
 case "load": benchmarkLoad()
 case "lookup": try benchmarkLookup()
 case "targeting": try benchmarkTargeting()
+// The load benchmark's 10,000 definitions as YAML, for benchmarks that run the binary (`Benchmarks/run console`).
+case "definitions": print(generatedDefinitions(count: 10_000), terminator: "")
 default:
-    FileHandle.standardError.write(Data("usage: switchboard-bench load|lookup|targeting|store\n".utf8))
+    FileHandle.standardError.write(Data("usage: switchboard-bench load|lookup|targeting|store|definitions\n".utf8))
     exit(2)
 }
 if sink == 42 { print("") }
