@@ -9,15 +9,16 @@ import SwitchboardServer
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve evaluations over HTTP (OFREP), with an admin API, health and metrics.",
+        abstract: "Serve evaluations over HTTP (OFREP), with an admin API, a web console at /, health and metrics.",
         discussion: """
             Definitions and the runtime store are watched: a change is served within a second, and an edit that \
             does not validate leaves the last good definitions in service (GET /healthz reports it). The admin \
             API needs a token ($SWITCHBOARD_ADMIN_TOKEN or --admin-token-file); without one it is off. OFREP is \
-            open unless a read token is set ($SWITCHBOARD_READ_TOKEN or --read-token-file). A connection whose \
-            request head is slow to arrive, or that sits idle, is closed; one past --max-connections gets 503. At \
-            start the soft limit on open files is raised to the hard one. SIGINT or SIGTERM stops the server \
-            gracefully.
+            open unless a read token is set ($SWITCHBOARD_READ_TOKEN or --read-token-file), and so is the \
+            console at /, read-only without the admin token. Serving beyond loopback with no token at all logs a \
+            warning. A connection whose request head is slow to arrive, or that sits idle, is closed; one past \
+            --max-connections gets 503. At start the soft limit on open files is raised to the hard one. SIGINT or \
+            SIGTERM stops the server gracefully.
             """)
 
     @OptionGroup var options: GlobalOptions

@@ -86,7 +86,7 @@ struct SourceWriter {
             line("\(indent)///")
         }
         doc(facts(about: key), indent: indent)
-        if let expires = definition.expires, expires < today {
+        if definition.isExpired(on: today), let expires = definition.expires {
             // The call site's warning names the Swift property; the key leads back to the YAML, when it fits.
             deprecation("\(definition.kind.rawValue) \(definition.key) expired on \(expires)",
                         short: "expired on \(expires)", indent: indent)

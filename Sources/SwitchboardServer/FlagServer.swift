@@ -98,6 +98,9 @@ public final class FlagServer: Sendable {
             .add(middleware: AccessMiddleware(scope: .admin, adminToken: configuration.adminToken,
                                               readToken: configuration.readToken))
         AdminRoutes(board: board, maxBodyBytes: configuration.maxBodyBytes).register(on: admin)
+        ConsoleRoutes(board: board, feed: feed, adminToken: configuration.adminToken,
+                      readToken: configuration.readToken, maxBodyBytes: configuration.maxBodyBytes)
+            .register(on: router)
         return router
     }
 
@@ -171,9 +174,15 @@ public final class FlagServer: Sendable {
         let admin = configuration.adminToken == nil ? "off (no admin token)" : "on"
         logger.info("""
             listening on http://\(configuration.host):\(port) — \(board.registry.count) definitions from \
-            \(board.directory), revision \(board.revision); OFREP at /ofrep/v1, admin API at /v1 \(admin); \
-            \(connections.summary)
+            \(board.directory), revision \(board.revision); OFREP at /ofrep/v1, admin API at /v1 \(admin), \
+            console at /; \(connections.summary)
             """)
+        if configuration.isOpenBeyondThisMachine {
+            logger.warning("""
+                listening on \(configuration.host) with no token at all: the console and OFREP are open to anyone who \
+                can reach this address; set SWITCHBOARD_READ_TOKEN (or --read-token-file) to close them
+                """)
+        }
     }
 
     private func finishWaiting(with error: any Error) {

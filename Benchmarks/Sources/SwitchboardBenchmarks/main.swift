@@ -290,8 +290,11 @@ case "load": benchmarkLoad()
 case "lookup": try benchmarkLookup()
 case "targeting": try benchmarkTargeting()
 case "observe": try benchmarkObserve()
+// The load benchmark's 10,000 definitions as YAML, for benchmarks that run the binary (`Benchmarks/run console`).
+case "definitions": print(generatedDefinitions(count: 10_000), terminator: "")
 default:
-    FileHandle.standardError.write(Data("usage: switchboard-bench load|lookup|targeting|store|observe\n".utf8))
+    let usage = "usage: switchboard-bench load|lookup|targeting|store|observe|definitions\n"
+    FileHandle.standardError.write(Data(usage.utf8))
     exit(2)
 }
 if sink == 42 { print("") }

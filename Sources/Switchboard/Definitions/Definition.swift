@@ -117,4 +117,10 @@ public struct Definition: Sendable {
     public func value(ofVariant name: String) -> Value? {
         variants.first { $0.name == name }?.value
     }
+
+    /// Whether the definition is past its `expires` day on `today`: stale. `validate` warns about it, generated
+    /// accessors mark it deprecated, and the console marks it.
+    public func isExpired(on today: Day) -> Bool {
+        expires.map { $0 < today } ?? false
+    }
 }

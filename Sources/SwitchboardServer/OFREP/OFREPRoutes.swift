@@ -143,6 +143,9 @@ struct OFREPRoutes {
                 + "data: {\"type\":\"refetchEvaluation\",\"lastModified\":\(lastModified)}\n\n"
         case .heartbeat:
             ": heartbeat\n\n"
+        case .changed, .status:
+            // The console's events; an OFREP stream is not detailed and never receives them.
+            ""
         }
     }
 }

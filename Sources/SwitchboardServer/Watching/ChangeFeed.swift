@@ -9,7 +9,8 @@ import Switchboard
 /// It subscribes to the board's one change publisher, so a new revision — a reload, a runtime override set here or
 /// by another process, an edit that changes only targeting — is announced to every event stream as soon as it
 /// is in service, as one event however many keys changed. Failed reloads and store outages are the board's to
-/// log and count (``Board/Options/logger``). The only timer is the heartbeat.
+/// log and count (``Board/Options/logger``); only detailed streams (the console's) hear of them, as status
+/// events. The only timer is the heartbeat.
 final class ChangeFeed: Service, Sendable {
     /// What a subscriber receives.
     enum Event: Sendable, Equatable {
@@ -17,10 +18,24 @@ final class ChangeFeed: Service, Sendable {
         case refetch(revision: UInt64, lastModified: Int)
         /// Nothing happened for a while.
         case heartbeat
+        /// The flags changed (detailed streams only, instead of ``refetch(revision:lastModified:)``): the keys whose
+        /// resolution changed, or `nil` when so many did that reading everything again is simpler.
+        case changed(revision: UInt64, keys: [String]?)
+        /// The board's health changed (detailed streams only): a reload failed or recovered, the store went away or
+        /// came back.
+        case status(BoardStatus)
+    }
+
+    /// Above this many changed keys, a detailed event names none and its reader reads everything again.
+    static let maxChangedKeys = 256
+
+    private struct Subscriber {
+        var continuation: AsyncStream<Event>.Continuation
+        var detailed: Bool
     }
 
     private struct State {
-        var subscribers: [UInt64: AsyncStream<Event>.Continuation] = [:]
+        var subscribers: [UInt64: Subscriber] = [:]
         var nextSubscriber: UInt64 = 0
         var revision: UInt64
         var lastModified: Int
@@ -54,13 +69,18 @@ final class ChangeFeed: Service, Sendable {
     var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     /// A stream of events from now on; it ends when the client goes away or the server shuts down.
-    func subscribe() -> AsyncStream<Event> {
-        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(16))
+    ///
+    /// - Parameter detailed: whether the stream gets ``Event/changed(revision:keys:)`` and ``Event/status(_:)``
+    ///   (the console's) instead of ``Event/refetch(revision:lastModified:)`` (OFREP's).
+    func subscribe(detailed: Bool = false) -> AsyncStream<Event> {
+        // A detailed stream keeps more: each event names keys, and a dropped one would leave a row out of date.
+        let buffer = detailed ? 256 : 16
+        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(buffer))
         // The gauge is set under the lock, so that two streams opening or closing at once record in order.
         let id: UInt64? = state.withLock { state in
             guard !state.finished else { return nil }
             state.nextSubscriber += 1
-            state.subscribers[state.nextSubscriber] = continuation
+            state.subscribers[state.nextSubscriber] = Subscriber(continuation: continuation, detailed: detailed)
             metrics.recordEventStreams(state.subscribers.count)
             return state.nextSubscriber
         }
@@ -90,9 +110,15 @@ final class ChangeFeed: Service, Sendable {
         finish()
     }
 
-    /// Announces a publication.
+    /// Announces a publication, and to detailed streams a status change.
     private func handle(_ event: BoardEvent) {
-        guard case .published(let publication) = event else { return }
+        let publication: Publication
+        switch event {
+        case .published(let published): publication = published
+        case .status(let status):
+            broadcast(.status(status), toDetailed: true)
+            return
+        }
         let revision = publication.new.revision
         let now = Int(Date().timeIntervalSince1970)
         state.withLock { state in
@@ -101,11 +127,16 @@ final class ChangeFeed: Service, Sendable {
         }
         logger.info("serving revision \(revision)", metadata: ["flags": "\(publication.new.registry.count)",
                                                               "changed": "\(publication.changes.count)"])
-        broadcast(.refetch(revision: revision, lastModified: now))
+        broadcast(.refetch(revision: revision, lastModified: now), toDetailed: false)
+        let keys = publication.changes.count > Self.maxChangedKeys ? nil : publication.changes.map(\.key)
+        broadcast(.changed(revision: revision, keys: keys), toDetailed: true)
     }
 
-    private func broadcast(_ event: Event) {
-        let subscribers = state.withLock { Array($0.subscribers.values) }
+    /// Sends an event to every stream, or only to the detailed ones or only to the others.
+    private func broadcast(_ event: Event, toDetailed detailed: Bool? = nil) {
+        let subscribers = state.withLock { state in
+            state.subscribers.values.filter { detailed == nil || $0.detailed == detailed }.map(\.continuation)
+        }
         // Yield outside the lock: a subscriber's termination handler takes it.
         for subscriber in subscribers { subscriber.yield(event) }
     }
@@ -115,7 +146,7 @@ final class ChangeFeed: Service, Sendable {
         subscription.withLock { $0 = nil }
         let subscribers = state.withLock { state in
             state.finished = true
-            return Array(state.subscribers.values)
+            return state.subscribers.values.map(\.continuation)
         }
         for subscriber in subscribers { subscriber.finish() }
     }

@@ -1,0 +1,190 @@
+import HTTPTypes
+import Hummingbird
+import Switchboard
+
+/// The web console: the page at `/`, its script and styles, and the read routes the page needs beyond the admin
+/// API. Writes go through the admin API (`PUT`/`DELETE /v1/overrides/{key}` with `If-Match`), never through here.
+///
+/// | route | answers |
+/// |---|---|
+/// | `GET /` | the page |
+/// | `GET /console/app.js`, `/console/app.css`, `/console/icon.svg` | its script, styles and icon |
+/// | `GET /console/api/session` | the token's access (`admin`, `read`, `open`), the environment, store and health |
+/// | `GET /console/api/flags` | every definition as a list row, with its version, origin and marks |
+/// | `POST /console/api/flags` | the same, resolved for `{"context": {…}}` (OFREP's request body) |
+/// | `GET`/`POST /console/api/flags/{key}` | the row, its explanation for the context, override, last change |
+/// | `GET /console/api/audit?limit=N` | as `GET /v1/audit` |
+/// | `GET /console/api/events` | an event stream: `change` (the changed rows) and `status` (health) |
+///
+/// The assets are constants compiled into the binary, so a `switchboard` copied alone serves the whole console.
+/// Every response carries ``ConsoleHeaders``. The data routes need what OFREP needs (``ConsoleAccess``).
+struct ConsoleRoutes {
+    let board: Board
+    let feed: ChangeFeed
+    let adminToken: AccessToken?
+    let readToken: AccessToken?
+    let maxBodyBytes: Int
+
+    /// How many audit records an explanation searches for the key's last change.
+    static let lastChangeWindow = 1000
+
+    func register(on router: Router<ServerContext>) {
+        router.group().add(middleware: ConsoleHeadersMiddleware()).get("/") { _, _ in
+            Self.asset(ConsoleAssets.page, contentType: "text/html; charset=utf-8")
+        }
+        let console = router.group("console").add(middleware: ConsoleHeadersMiddleware())
+        console.get("app.js") { _, _ in
+            Self.asset(ConsoleAssets.script, contentType: "text/javascript; charset=utf-8")
+        }
+        console.get("app.css") { _, _ in Self.asset(ConsoleAssets.styles, contentType: "text/css; charset=utf-8") }
+        console.get("icon.svg") { _, _ in Self.asset(ConsoleAssets.icon, contentType: "image/svg+xml") }
+        let api = console.group("api")
+            .add(middleware: ConsoleAccessMiddleware(adminToken: adminToken, readToken: readToken))
+        api.get("session", use: session)
+        api.get("flags", use: list)
+        api.post("flags", use: list)
+        api.get("flags/**", use: explain)
+        api.post("flags/**", use: explain)
+        api.get("audit", use: AdminRoutes(board: board, maxBodyBytes: maxBodyBytes).audit)
+        api.get("events", use: events)
+    }
+
+    private static func asset(_ text: StaticString, contentType: String) -> Response {
+        let bytes = UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+        // `no-cache`: the browser revalidates, so a new binary's page never runs with an old script.
+        return Response(status: .ok, headers: [.contentType: contentType, .cacheControl: "no-cache"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// `GET /console/api/session`.
+    @Sendable func session(_ request: Request, context: ServerContext) async throws -> Response {
+        let access = try ConsoleAccess.of(request, adminToken: adminToken, readToken: readToken)
+        let store = board.store
+        let document: Value = [
+            "access": .string(access.rawValue),
+            "canWrite": .bool(access.canWrite),
+            "readOnlyReason": access.readOnlyReason(adminTokenConfigured: adminToken != nil).map(Value.string) ?? .null,
+            "environment": board.inputs.environmentName.map(Value.string) ?? .null,
+            "store": ["kind": .string(store.kind), "location": .string(store.location)],
+            "directory": .string(board.directory),
+            "health": HealthRoutes.health(of: board),
+        ]
+        return Response.json(document.json)
+    }
+
+    /// `GET` or `POST /console/api/flags`: every row, for the empty context or the body's.
+    @Sendable func list(_ request: Request, context: ServerContext) async throws -> Response {
+        let evaluationContext = try await Self.evaluationContext(of: request, limit: maxBodyBytes)
+        let snapshot = board.snapshot
+        let today = Day.today()
+        var out = "{\"revision\":\(snapshot.revision),\"health\":"
+        HealthRoutes.health(of: board).writeJSON(to: &out)
+        out += ",\"flags\":["
+        for (position, entry) in snapshot.entries.enumerated() {
+            if position > 0 { out += "," }
+            row(entry, resolution: snapshot.evaluate(position, context: evaluationContext).resolution, today: today)
+                .writeJSON(to: &out)
+        }
+        out += "]}"
+        return Response.json(out)
+    }
+
+    /// `GET` or `POST /console/api/flags/{key}`: the row and the explanation, for the empty context or the body's.
+    @Sendable func explain(_ request: Request, context: ServerContext) async throws -> Response {
+        let key = PathKey.decode(context.parameters[Parameters.recursiveCaptureKey] ?? "")
+        let evaluationContext = try await Self.evaluationContext(of: request, limit: maxBodyBytes)
+        let snapshot = board.snapshot
+        guard let position = snapshot.registry.position(of: key),
+              let explanation = board.explain(key, context: evaluationContext)
+        else {
+            let suggestions = Suggestions.near(key, in: board.registry.keys)
+            let message = Message.unknownKey(key, suggestions: suggestions)
+            throw ServerError.admin(.notFound, message.text, hint: message.hint, suggestions: suggestions)
+        }
+        let entry = snapshot.entries[position]
+        var document: [String: Value] = [
+            "flag": row(entry, resolution: snapshot.evaluate(position, context: evaluationContext).resolution,
+                        today: Day.today()),
+            "explanation": explanation.jsonValue,
+        ]
+        if let stored = board.storedOverride(key) {
+            document["override"] = [
+                "value": stored.value, "actor": .string(stored.actor), "time": .string(stored.time),
+                "version": .int(Int(clamping: stored.version)),
+            ]
+        }
+        if let last = board.auditLog(limit: Self.lastChangeWindow).last(where: { $0.key == key }) {
+            document["lastChange"] = (try? Value(json: last.json)) ?? .null
+        }
+        return Response.json(Value.object(document).json)
+    }
+
+    /// `GET /console/api/events`: what changed, as rows, and the board's health when it changes.
+    ///
+    /// Events: `change` with `{"revision": N, "flags": [rows], "removed": [keys]}` — or `{"revision": N,
+    /// "refetch": true}` when too much changed to list — and `status` with the health document (`/healthz`'s). The
+    /// rows are read from the board when the event is sent, so they are never older than the event.
+    @Sendable func events(_ request: Request, context: ServerContext) async throws -> Response {
+        let stream = feed.subscribe(detailed: true)
+        let headers: HTTPFields = [
+            .contentType: "text/event-stream", .cacheControl: "no-store", OFREPRoutes.accelBuffering: "no",
+        ]
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            try await writer.write(ByteBuffer(string: ": switchboard console events\nretry: 1000\n\n"
+                + Self.frame("status", HealthRoutes.health(of: board))))
+            for await event in stream {
+                let text: String = switch event {
+                case .changed(let revision, let keys): Self.frame("change", changeDocument(revision, keys: keys))
+                case .status: Self.frame("status", HealthRoutes.health(of: board))
+                case .heartbeat: ": heartbeat\n\n"
+                case .refetch: ""
+                }
+                if !text.isEmpty { try await writer.write(ByteBuffer(string: text)) }
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// One server-sent event. Compact JSON has no line breaks, so the data is one line.
+    static func frame(_ name: String, _ data: Value) -> String {
+        "event: \(name)\ndata: \(data.json)\n\n"
+    }
+
+    private func changeDocument(_ revision: UInt64, keys: [String]?) -> Value {
+        guard let keys else { return ["revision": .int(Int(clamping: revision)), "refetch": true] }
+        let snapshot = board.snapshot
+        let today = Day.today()
+        var rows: [Value] = []
+        var removed: [Value] = []
+        for key in keys {
+            guard let position = snapshot.registry.position(of: key) else {
+                removed.append(.string(key))
+                continue
+            }
+            rows.append(row(snapshot.entries[position], resolution: snapshot.evaluate(position, context: .empty)
+                .resolution, today: today))
+        }
+        return ["revision": .int(Int(clamping: revision)), "flags": .list(rows), "removed": .list(removed)]
+    }
+
+    private func row(_ entry: Snapshot.Entry, resolution: Resolution, today: Day) -> Value {
+        // The admin API's ETag rule: the version of the key's stored override, 0 for none.
+        let version = board.storedOverride(entry.definition.key)?.version ?? 0
+        return entry.consoleJSON(resolution: resolution, version: version, today: today)
+    }
+
+    /// The context of a `POST` body, in OFREP's request shape; the empty context for a `GET`.
+    private static func evaluationContext(of request: Request, limit: Int) async throws -> EvaluationContext {
+        guard request.method == .post else { return .empty }
+        let body = try await request.bodyBytes(limit: limit) {
+            .admin(.contentTooLarge, Request.tooLargeMessage(limit: limit))
+        }
+        do {
+            return try OFREPRequest.context(from: body, key: nil)
+        } catch {
+            // OFREP's rule and its words, in the console's error shape.
+            throw ServerError.admin(.badRequest, error.body.objectValue?["errorDetails"]?.stringValue ?? "bad context",
+                                    hint: "write the context as a JSON object, such as {\"plan\": \"pro\"}")
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Switchboard
+
+// The console's list rows: the admin list's JSON form of an entry, plus what a row shows and an editor needs. Each
+// mark is decided here, by the library (`isExpired`, the winning override's origin), never by the page.
+
+extension Snapshot.Entry {
+    /// A list row: the entry as `GET /v1/flags` has it, with the override's version (for `If-Match`), where the
+    /// winning value comes from, whether the definition is stale, and the constraints an editor offers.
+    func consoleJSON(resolution: Resolution, version: UInt64, today: Day) -> Value {
+        guard case .object(var object) = adminJSON(resolution: resolution) else { return .null }
+        let definition = self.definition
+        object["version"] = .int(Int(clamping: version))
+        object["origin"] = .string(override.map { "\($0.origin)" } ?? "\(definition.defaultLocation)")
+        if definition.isExpired(on: today) { object["stale"] = true }
+        if definition.targeting != nil { object["targeted"] = true }
+        if !definition.tags.isEmpty { object["tags"] = .list(definition.tags.map(Value.string)) }
+        if !definition.variants.isEmpty {
+            object["variants"] = .list(definition.variants.map { variant in
+                .object(["name": .string(variant.name), "value": variant.value])
+            })
+        }
+        if let allowed = definition.allowedValues { object["values"] = .list(allowed) }
+        if let minimum = definition.minimum { object["min"] = .double(minimum) }
+        if let maximum = definition.maximum { object["max"] = .double(maximum) }
+        if let pattern = definition.pattern { object["pattern"] = .string(pattern) }
+        return .object(object)
+    }
+}
