@@ -20,7 +20,7 @@ import UnixSignals
 /// `switchboard serve` calls ``run()`` instead, which returns after SIGINT or SIGTERM when
 /// ``ServerConfiguration/handlesSignals`` is on. The server reads the board on every request and never caches an
 /// answer, so what the board serves — after a reload, or an override set by another process — the server serves.
-/// Keep the board's polling on (``Board/Options/pollInterval``, at most 250 ms) so that changes on disk arrive.
+/// Keep the board's polling on (``BoardOptions/pollInterval``, at most 250 ms) so that changes on disk arrive.
 public final class FlagServer: Sendable {
     /// The board served.
     public let board: Board

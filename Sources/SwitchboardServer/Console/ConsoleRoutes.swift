@@ -167,7 +167,7 @@ struct ConsoleRoutes {
         return ["revision": .int(Int(clamping: revision)), "flags": .list(rows), "removed": .list(removed)]
     }
 
-    private func row(_ entry: Snapshot.Entry, resolution: Resolution, today: Day) -> Value {
+    private func row(_ entry: Snapshot.KeyState, resolution: Resolution, today: Day) -> Value {
         // The admin API's ETag rule: the version of the key's stored override, 0 for none.
         let version = board.storedOverride(entry.definition.key)?.version ?? 0
         return entry.consoleJSON(resolution: resolution, version: version, today: today)

@@ -15,7 +15,7 @@ public import Tracing
 /// | `error.type` | the OpenFeature error code in lower snake case (`flag_not_found`, `type_mismatch`, …) |
 /// | `error.message` | what went wrong, on an error |
 ///
-/// ``Board``'s typed lookups add it when ``Board/Options/evaluationEvents`` is on; `switchboard serve` adds it for
+/// ``Board``'s typed lookups add it when ``BoardOptions/evaluationEvents`` is on; `switchboard serve` adds it for
 /// every OFREP evaluation. Both use the tracer in effect (`InstrumentationSystem.tracer`, or a `withTracer`
 /// scope), and add nothing when no span is current.
 public enum EvaluationEvent {

@@ -3,7 +3,7 @@ import Switchboard
 // The console's list rows: the admin list's JSON form of an entry, plus what a row shows and an editor needs. Each
 // mark is decided here, by the library (`isExpired`, the winning override's origin), never by the page.
 
-extension Snapshot.Entry {
+extension Snapshot.KeyState {
     /// A list row: the entry as `GET /v1/flags` has it, with the override's version (for `If-Match`), where the
     /// winning value comes from, whether the definition is stale, and the constraints an editor offers.
     func consoleJSON(resolution: Resolution, version: UInt64, today: Day) -> Value {
