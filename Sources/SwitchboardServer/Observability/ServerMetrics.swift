@@ -13,6 +13,7 @@ import Switchboard
 /// | `switchboard_http_requests_total` | counter | `status` |
 /// | `switchboard_ofrep_request_duration_seconds` | histogram | `route` (`flag`, `flags`) |
 /// | `switchboard_event_streams` | gauge | |
+/// | `switchboard_build_info` | gauge, always 1 | `version` (``SwitchboardVersion/current``) |
 ///
 /// Counting happens on every request, so handles are made once and kept: the reason and error counters up
 /// front, a status's on its first response, and a key's per position in the definitions in service, so a bulk
@@ -58,6 +59,9 @@ final class ServerMetrics: Sendable {
         bulkLatency = CoreMetrics.Timer(label: Self.latencyLabel, dimensions: [("route", "flags")], factory: factory)
         eventStreams = Gauge(label: "switchboard_event_streams", factory: factory)
         eventStreams.record(0)
+        // The usual Prometheus idiom for what a scrape cannot otherwise see: a constant 1 labelled with the version.
+        Gauge(label: "switchboard_build_info", dimensions: [("version", SwitchboardVersion.current)], factory: factory)
+            .record(1)
     }
 
     /// Evaluations counted locally, to add to the shared counters at once: a bulk evaluation of a thousand flags
