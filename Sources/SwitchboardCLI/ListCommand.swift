@@ -8,7 +8,8 @@ import YAML
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List every definition: key, kind, type, default, resolved value, layer and description."
+        abstract: "List every definition: key, kind, type, default, resolved value, layer and description.",
+        discussion: Article.readMore(.commandLine, .layers)
     )
 
     @OptionGroup var options: GlobalOptions

@@ -17,7 +17,7 @@ struct ServeCommand: AsyncParsableCommand {
             API needs a token ($SWITCHBOARD_ADMIN_TOKEN or --admin-token-file); without one it is off. OFREP is \
             open unless a read token is set ($SWITCHBOARD_READ_TOKEN or --read-token-file). SIGINT or SIGTERM \
             stops the server gracefully.
-            """)
+            """ + "\n\n" + Article.readMore(.server))
 
     @OptionGroup var options: GlobalOptions
 
