@@ -41,6 +41,8 @@ let package = Package(
         // No traits: the provider needs ConfigReader and ConfigProvider only, not the JSON/YAML file providers,
         // reloading (swift-metrics, service-lifecycle) or logging, so none of those is built.
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
+        // `swift package generate-documentation`: the DocC catalogs under Sources/*/Documentation.docc.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // libyaml, the system library (Debian: libyaml-dev).
@@ -184,7 +186,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchboardTests",
-            dependencies: ["Switchboard", "SwitchboardCLI", "SwitchboardTestSupport", "Locking"],
+            dependencies: ["Switchboard", "SwitchboardCLI", "SwitchboardConsole", "SwitchboardTestSupport", "Locking"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "LineEditorTests", dependencies: ["LineEditor", "SwitchboardTestSupport"]),
@@ -256,6 +258,20 @@ let package = Package(
             name: "SwitchboardCodegenTests",
             dependencies: ["SwitchboardCodegen", "Switchboard", "SwitchboardCLI", "SwitchboardTestSupport"],
             exclude: ["Fixtures"]
+        ),
+        // The Swift samples the DocC articles show, compiled and run, so that they cannot rot; a test checks that
+        // every sample in an article is here.
+        .testTarget(
+            name: "DocumentationSamplesTests",
+            dependencies: [
+                "Switchboard", "SwitchboardTesting", "SwitchboardRemote", "SwitchboardServer",
+                "SwitchboardConfiguration", "SwitchboardTestSupport",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
         ),
         .testTarget(
             name: "SwitchboardREPLTests",
