@@ -2,6 +2,7 @@ import Configuration
 import Switchboard
 import SwitchboardConfiguration
 import Testing
+import SwitchboardTestSupport
 
 /// The samples of "Reading flags through ConfigReader" (SwitchboardConfiguration's catalog).
 @Suite struct ConfigReaderSamples {

@@ -1,6 +1,7 @@
 import Foundation
 import Switchboard
 import Testing
+import SwitchboardTestSupport
 
 /// The samples of the articles "Getting started" and "Preferences in your app".
 ///

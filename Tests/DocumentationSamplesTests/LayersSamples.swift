@@ -1,5 +1,6 @@
 import Switchboard
 import Testing
+import SwitchboardTestSupport
 
 /// The samples of "Layers and precedence" and "Stores: file and PostgreSQL".
 @Suite struct LayersSamples {

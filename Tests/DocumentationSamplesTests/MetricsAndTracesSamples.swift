@@ -2,6 +2,7 @@ import Logging
 import Metrics
 import Switchboard
 import Testing
+import SwitchboardTestSupport
 
 /// The samples of "Metrics and traces".
 @Suite struct MetricsAndTracesSamples {

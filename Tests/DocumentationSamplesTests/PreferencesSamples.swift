@@ -1,6 +1,7 @@
 import Switchboard
 import SwitchboardTesting
 import Testing
+import SwitchboardTestSupport
 
 /// The values of `app.history.sort_order`, as an app declares them.
 enum SortOrder: String, FlagValue {

@@ -3,6 +3,7 @@ import Switchboard
 import SwitchboardRemote
 import SwitchboardServer
 import Testing
+import SwitchboardTestSupport
 
 /// The samples of "Remote config": a `RemoteBoard` on a server started in this process.
 @Suite struct RemoteConfigSamples {

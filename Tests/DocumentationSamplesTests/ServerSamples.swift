@@ -3,6 +3,7 @@ import Prometheus
 import Switchboard
 import SwitchboardServer
 import Testing
+import SwitchboardTestSupport
 
 /// The samples of "Running the server" (SwitchboardServer's catalog).
 @Suite struct ServerSamples {

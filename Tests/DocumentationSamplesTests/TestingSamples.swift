@@ -1,6 +1,7 @@
 import Switchboard
 import SwitchboardTesting
 import Testing
+import SwitchboardTestSupport
 
 /// A service of the kind an app's tests check.
 struct MyService {
