@@ -43,6 +43,8 @@ let package = Package(
         // No traits: the provider needs ConfigReader and ConfigProvider only, not the JSON/YAML file providers,
         // reloading (swift-metrics, service-lifecycle) or logging, so none of those is built.
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
+        // `swift package generate-documentation`: the DocC catalogs under Sources/*/Documentation.docc.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // libyaml, the system library (Debian: libyaml-dev).
@@ -264,6 +266,20 @@ let package = Package(
             dependencies: ["SwitchboardCodegen", "Switchboard", "SwitchboardTestSupport"],
             exclude: ["Fixtures"]
         ),
+        // The Swift samples the DocC articles show, compiled and run, so that they cannot rot; a test checks that
+        // every sample in an article is here.
+        .testTarget(
+            name: "DocumentationSamplesTests",
+            dependencies: [
+                "Switchboard", "SwitchboardTesting", "SwitchboardRemote", "SwitchboardServer",
+                "SwitchboardConfiguration", "SwitchboardTestSupport",
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
+        ),
         .testTarget(
             name: "SwitchboardREPLTests",
             dependencies: ["SwitchboardREPL", "SwitchboardConsole", "Switchboard", "LineEditor", "SwitchboardTestSupport"],
@@ -273,7 +289,7 @@ let package = Package(
         // killed mid-write, store moves, the REPL at a terminal and from a script, `generate` as a command.
         .testTarget(
             name: "SwitchboardCLITests",
-            dependencies: ["Switchboard", "SwitchboardCLI", "SwitchboardTestSupport"]
+            dependencies: ["Switchboard", "SwitchboardCLI", "SwitchboardConsole", "SwitchboardTestSupport"]
         ),
     ]
 )

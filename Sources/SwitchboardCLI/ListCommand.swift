@@ -6,7 +6,8 @@ import SwitchboardConsole
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List every definition: key, kind, type, default, resolved value, layer and description."
+        abstract: "List every definition: key, kind, type, default, resolved value, layer and description.",
+        discussion: Article.readMore(.commandLine, .layers)
     )
 
     @OptionGroup var options: GlobalOptions

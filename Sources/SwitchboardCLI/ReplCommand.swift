@@ -16,7 +16,7 @@ struct ReplCommand: AsyncParsableCommand {
             ($SWITCHBOARD_REPL_HISTORY overrides it; empty keeps none). When standard input is not a terminal, \
             the lines are run as a script with no prompt or colour, and the exit status is 1 if any command \
             failed: switchboard repl < setup.txt
-            """)
+            """ + "\n\n" + Article.readMore(.repl))
 
     @OptionGroup var options: GlobalOptions
 

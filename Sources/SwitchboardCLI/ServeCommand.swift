@@ -19,7 +19,7 @@ struct ServeCommand: AsyncParsableCommand {
             warning. A connection whose request head is slow to arrive, or that sits idle, is closed; one past \
             --max-connections gets 503. At start the soft limit on open files is raised to the hard one. SIGINT or \
             SIGTERM stops the server gracefully.
-            """)
+            """ + "\n\n" + Article.readMore(.server))
 
     @OptionGroup var options: GlobalOptions
 

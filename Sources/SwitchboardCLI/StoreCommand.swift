@@ -8,6 +8,7 @@ struct StoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
         abstract: "Move runtime overrides and the audit log between stores (the file store and PostgreSQL).",
+        discussion: Article.readMore(.stores),
         subcommands: [ExportCommand.self, ImportCommand.self]
     )
 
@@ -15,7 +16,8 @@ struct StoreCommand: ParsableCommand {
     struct ExportCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "export",
-            abstract: "Write the store's overrides and audit log, with their actors, times and versions, as JSON.")
+            abstract: "Write the store's overrides and audit log, with their actors, times and versions, as JSON.",
+            discussion: Article.readMore(.stores))
 
         @OptionGroup var options: GlobalOptions
 
@@ -45,7 +47,8 @@ struct StoreCommand: ParsableCommand {
     struct ImportCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Fill an empty store from an export, keeping the original actors, times and versions.")
+            abstract: "Fill an empty store from an export, keeping the original actors, times and versions.",
+            discussion: Article.readMore(.stores))
 
         @OptionGroup var options: GlobalOptions
 

@@ -12,10 +12,12 @@ struct SwitchboardCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "switchboard",
         abstract: "Typed feature flags and remote config from YAML.",
+        discussion: Article.readMore(.gettingStarted, .commandLine),
+        version: SwitchboardVersion.current,
         subcommands: [
             ValidateCommand.self, ListCommand.self, GetCommand.self, ExplainCommand.self, SetCommand.self,
             ResetCommand.self, LogCommand.self, StoreCommand.self, ReplCommand.self, ServeCommand.self,
-            GenerateCommand.self,
+            GenerateCommand.self, VersionCommand.self,
         ]
     )
 

@@ -8,7 +8,8 @@ struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check the definitions and report every error and warning with file:line:column.",
-        discussion: "Exits 1 when there is any error; warnings (such as a flag past its expiry date) do not fail."
+        discussion: "Exits 1 when there is any error; warnings (such as a flag past its expiry date) do not fail.\n\n"
+            + Article.readMore(.diagnostics, .yamlFormat)
     )
 
     @OptionGroup var options: GlobalOptions

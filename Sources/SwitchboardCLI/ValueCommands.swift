@@ -6,7 +6,8 @@ import SwitchboardConsole
 /// `switchboard get KEY`: the resolved value.
 struct GetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "get", abstract: "Print a key's resolved value (strings unquoted; --json for details).")
+        commandName: "get", abstract: "Print a key's resolved value (strings unquoted; --json for details).",
+        discussion: Article.readMore(.commandLine, .targeting))
 
     @OptionGroup var options: GlobalOptions
 
@@ -37,7 +38,8 @@ struct GetCommand: ParsableCommand {
 /// `switchboard explain KEY`: every layer, its origin, and the winner.
 struct ExplainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "explain", abstract: "Show every layer's value for a key, where it came from, and which won.")
+        commandName: "explain", abstract: "Show every layer's value for a key, where it came from, and which won.",
+        discussion: Article.readMore(.layers, .targeting))
 
     @OptionGroup var options: GlobalOptions
 
@@ -63,7 +65,8 @@ struct ExplainCommand: ParsableCommand {
 struct SetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
-        abstract: "Set a runtime override; the value is checked against the definition and refused if it does not fit.")
+        abstract: "Set a runtime override; the value is checked against the definition and refused if it does not fit.",
+        discussion: Article.readMore(.layers, .stores))
 
     @OptionGroup var options: GlobalOptions
 
@@ -100,7 +103,8 @@ struct SetCommand: ParsableCommand {
 /// `switchboard reset KEY` / `reset --all`: removes runtime overrides.
 struct ResetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "reset", abstract: "Remove a key's runtime override, or every override with --all.")
+        commandName: "reset", abstract: "Remove a key's runtime override, or every override with --all.",
+        discussion: Article.readMore(.layers, .stores))
 
     @OptionGroup var options: GlobalOptions
 
@@ -153,7 +157,8 @@ func unknownKey(_ key: String, in board: Board) -> ExitCode {
 struct LogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "log",
-        abstract: "Print the audit log of runtime overrides: who changed which key, when, from what.")
+        abstract: "Print the audit log of runtime overrides: who changed which key, when, from what.",
+        discussion: Article.readMore(.stores))
 
     @OptionGroup var options: GlobalOptions
 

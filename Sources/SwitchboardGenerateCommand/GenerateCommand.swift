@@ -19,7 +19,7 @@ public struct GenerateCommand: ParsableCommand {
 
             With --check, nothing is written: the command exits 1 when the --output file differs from what \
             it would write (run it in CI beside a committed file).
-            """
+            """ + "\n\n" + Article.readMore(.typedKeys)
     )
 
     /// The access levels `--access` takes.

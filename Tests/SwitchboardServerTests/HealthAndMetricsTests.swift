@@ -30,6 +30,7 @@ import Testing
             #expect(response.status == .ok)
             #expect(try response.json == [
                 "status": "ok", "revision": .int(Int(board.revision)), "definitions": 6, "lastReloadError": .null,
+                "version": .string(SwitchboardVersion.current),
             ])
         }
     }

@@ -41,6 +41,7 @@ struct HealthRoutes {
             "revision": .int(Int(truncatingIfNeeded: board.revision)),
             "definitions": .int(board.registry.count),
             "lastReloadError": errors.first.map { .string($0.description) } ?? .null,
+            "version": .string(SwitchboardVersion.current),
         ]
         if !errors.isEmpty { object["reloadErrors"] = .list(errors.map { .string($0.description) }) }
         if let storeProblem = status.storeProblem { object["storeError"] = .string(storeProblem) }

@@ -16,6 +16,7 @@ import Switchboard
 /// | `switchboard_http_connections` | gauge | |
 /// | `switchboard_http_connections_closed_total` | counter | `reason` (`header_timeout`, `idle_timeout`) |
 /// | `switchboard_http_connections_refused_total` | counter | |
+/// | `switchboard_build_info` | gauge, always 1 | `version` (``SwitchboardVersion/current``) |
 ///
 /// Counting happens on every request, so handles are made once and kept: the reason and error counters up
 /// front, a status's on its first response, and a key's per position in the definitions in service, so a bulk
@@ -71,6 +72,9 @@ final class ServerMetrics: Sendable {
                              dimensions: [("reason", reason.rawValue)], factory: factory))
         })
         refusedConnections = Counter(label: "switchboard_http_connections_refused_total", factory: factory)
+        // The usual Prometheus idiom for what a scrape cannot otherwise see: a constant 1 labelled with the version.
+        Gauge(label: "switchboard_build_info", dimensions: [("version", SwitchboardVersion.current)], factory: factory)
+            .record(1)
     }
 
     /// Evaluations counted locally, to add to the shared counters at once: a bulk evaluation of a thousand flags
