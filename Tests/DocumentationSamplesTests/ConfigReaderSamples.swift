@@ -25,7 +25,7 @@ import SwitchboardTestSupport
     @Test func watchAValue() async throws {
         let (project, flags) = try exampleProject()
         defer { project.remove() }
-        let board = try Board(directory: flags, options: Board.Options(pollInterval: nil))
+        let board = try Board(directory: flags, options: BoardOptions(pollInterval: nil))
         let config = ConfigReader(provider: SwitchboardProvider(board: board))
 
         let writer = Task { try board.set("app.upload.max_mb", to: 100, actor: "test") }
@@ -36,6 +36,6 @@ import SwitchboardTestSupport
                 if limit == 100 { break }                        // or keep watching
             }
         }
-        try await writer.value
+        _ = try await writer.value
     }
 }

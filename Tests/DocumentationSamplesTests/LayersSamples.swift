@@ -7,7 +7,7 @@ import SwitchboardTestSupport
     @Test func compareAndSet() throws {
         let (project, flags) = try exampleProject()
         defer { project.remove() }
-        let board = try Board(directory: flags, options: Board.Options(pollInterval: nil))
+        let board = try Board(directory: flags, options: BoardOptions(pollInterval: nil))
 
         let seen = board.storedOverride("app.upload.max_mb")?.version ?? 0   // 0: no override yet
         do {
@@ -21,8 +21,9 @@ import SwitchboardTestSupport
     @Test func explainAKey() throws {
         let (project, flags) = try exampleProject()
         defer { project.remove() }
-        let board = try Board(directory: flags, options: Board.Options(
-            environment: ["SWITCHBOARD_APP__UPLOAD__MAX_MB": "50"], pollInterval: nil))
+        let board = try Board(
+            inputs: BoardInputs(directory: flags, environment: ["SWITCHBOARD_APP__UPLOAD__MAX_MB": "50"]),
+            options: BoardOptions(pollInterval: nil))
 
         if let explanation = board.explain("app.upload.max_mb") {
             for step in explanation.steps {
@@ -37,11 +38,12 @@ import SwitchboardTestSupport
         defer { project.remove() }
         project.write("flags/environments/staging.yaml", "overrides:\n  checkout.new_flow: true\n")
 
-        let options = Board.Options(
-            environmentName: "staging",                 // flags/environments/staging.yaml
-            statePath: "/var/lib/myservice/overrides.json",   // default: .switchboard/ beside flags/
-            pollInterval: .milliseconds(250))           // nil: no watching
-        let board = try Board(directory: flags, options: options)
+        let inputs = BoardInputs(
+            directory: flags,
+            environmentName: "staging",                       // flags/environments/staging.yaml
+            statePath: project.path + "/state/overrides.json")   // default: .switchboard/ beside flags/
+        let options = BoardOptions(pollInterval: .milliseconds(250))   // nil: no watching
+        let board = try Board(inputs: inputs, options: options)
         #expect(board.bool("checkout.new_flow", default: false))
     }
 }

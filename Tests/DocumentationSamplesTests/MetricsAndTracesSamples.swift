@@ -11,7 +11,7 @@ import SwitchboardTestSupport
         defer { project.remove() }
         let myFactory = NOOPMetricsHandler.instance
 
-        var options = Board.Options()
+        var options = BoardOptions()
         options.logger = Logger(label: "checkout.flags")      // default: Logger(label: "switchboard")
         options.metricsFactory = myFactory                    // default: MetricsSystem.factory at creation
         options.evaluationEvents = .on                        // default .off; .onWithValues adds the value

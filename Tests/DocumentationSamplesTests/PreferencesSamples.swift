@@ -46,7 +46,7 @@ enum Keys {
     @Test func setAndReset() throws {
         let (project, flags) = try exampleProject()
         defer { project.remove() }
-        let board = try Board(directory: flags, options: Board.Options(pollInterval: nil))
+        let board = try Board(directory: flags, options: BoardOptions(pollInterval: nil))
 
         try board.set("app.upload.max_mb", to: 100, actor: "alice")       // validated, persisted, audited
         try board.reset("app.upload.max_mb", actor: "alice")
@@ -56,7 +56,7 @@ enum Keys {
     @Test func followChanges() async throws {
         let (project, flags) = try exampleProject()
         defer { project.remove() }
-        let board = try Board(directory: flags, options: Board.Options(pollInterval: nil))
+        let board = try Board(directory: flags, options: BoardOptions(pollInterval: nil))
 
         let changes = board.changes                                   // subscribes now
         try board.set("app.theme", to: "dark", actor: "alice")

@@ -11,7 +11,7 @@ import SwitchboardTestSupport
         let (project, flags) = try exampleProject()
         defer { project.remove() }
 
-        let board = try Board(directory: flags, options: Board.Options(pollInterval: .milliseconds(200)))
+        let board = try Board(directory: flags, options: BoardOptions(pollInterval: .milliseconds(200)))
         let server = FlagServer(board: board, configuration: ServerConfiguration(port: 0))
         let port = try await server.start()                  // the port the system chose
         print("serving on", port)
@@ -23,7 +23,7 @@ import SwitchboardTestSupport
         defer { project.remove() }
 
         let registry = PrometheusCollectorRegistry()
-        var options = Board.Options()
+        var options = BoardOptions()
         options.metricsFactory = FlagServer.prometheusFactory(registry: registry)   // or bootstrap MetricsSystem with it
         let board = try Board(directory: flags, options: options)
         let server = FlagServer(board: board, configuration: ServerConfiguration(port: 0, prometheus: registry))
