@@ -1,7 +1,7 @@
 import ArgumentParser
 import Switchboard
 
-/// `switchboard version`: the same text as `switchboard --version`, from ``SwitchboardVersion``.
+/// `switchboard version`: the same text as `switchboard --version`, from `SwitchboardVersion`.
 struct VersionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "version",

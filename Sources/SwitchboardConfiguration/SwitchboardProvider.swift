@@ -43,7 +43,7 @@ public struct SwitchboardProvider: Sendable {
     /// The board's snapshots, whatever kind of board it is.
     private let source: Source
 
-    /// Creates a provider over a board: a ``Board``, a `RemoteBoard`, or any other ``SnapshotSource``.
+    /// Creates a provider over a board: a `Board`, a `RemoteBoard`, or any other `SnapshotSource`.
     ///
     /// - Parameters:
     ///   - board: where the values come from; the provider keeps it alive.

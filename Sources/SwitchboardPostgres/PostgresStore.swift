@@ -8,7 +8,7 @@ import PostgresNIO
 public import Switchboard
 import Synchronization
 
-/// A ``RuntimeStore`` in PostgreSQL, shared by every replica: overrides, audit log and versions in tables that
+/// A `RuntimeStore` in PostgreSQL, shared by every replica: overrides, audit log and versions in tables that
 /// Switchboard creates and migrates itself, and `NOTIFY` on every write so that every replica that `LISTEN`s
 /// catches up at once.
 ///
@@ -18,7 +18,7 @@ import Synchronization
 ///   compare-and-set condition, upserts or deletes the overrides, inserts the audit rows, bumps the version and
 ///   notifies. A failed write changes nothing.
 /// - Every statement is parameterised; values are stored as their exact JSON text.
-/// - When the database cannot be reached, reads and writes throw ``StoreError`` (kind `unavailable`) naming the
+/// - When the database cannot be reached, reads and writes throw `StoreError` (kind `unavailable`) naming the
 ///   host and database (never the password); the board keeps serving what it had. The connection is made again
 ///   at the next use, and the watch reconnects with backoff (at most 2 s apart) and then reads everything.
 public final class PostgresStore: RuntimeStore {
@@ -106,7 +106,7 @@ public final class PostgresStore: RuntimeStore {
 
     /// Connects, creates or migrates the schema, and checks that the database answers.
     ///
-    /// - Throws: ``StoreError`` when the URL is bad, the server cannot be reached, the password is wrong or the
+    /// - Throws: `StoreError` when the URL is bad, the server cannot be reached, the password is wrong or the
     ///   database is missing; the message names the host and database, never the password.
     public init(
         endpoint: Endpoint, scope: String, pollInterval: Duration = .seconds(30),

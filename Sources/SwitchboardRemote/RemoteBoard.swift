@@ -2,7 +2,7 @@ import Locking
 public import Logging
 public import Switchboard
 
-/// Flags from any OFREP server, answered from memory: the typed lookups of ``Board`` for one evaluation context,
+/// Flags from any OFREP server, answered from memory: the typed lookups of `Board` for one evaluation context,
 /// kept current over the server's event stream (or by polling), and an offline start from the last good answer.
 ///
 /// ```swift
@@ -44,6 +44,7 @@ public final class RemoteBoard: FlagReader {
     /// (``waitUntilSettled(timeout:)`` returns at once).
     ///
     /// - Parameters:
+    ///   - configuration: the server, the context, credentials, cache and timing.
     ///   - transport: how to talk HTTP; by default an ``HTTPClientTransport`` with a client of its own, which
     ///     reports a refused connection at once and is shut down when the board is released.
     ///   - logger: where failures are reported (unreachable server, bodies that are not OFREP, corrupt cache).
@@ -163,7 +164,7 @@ public final class RemoteBoard: FlagReader {
     /// Overrides a key on this device only, for in-app debug panels: the value wins over the server's from now on,
     /// is persisted atomically in the cache directory (so it survives restarts, and applies offline), is
     /// reported with the reason `OVERRIDE` and the layer `runtime`, and reaches ``changes`` and
-    /// ``FlagReader/updates(of:)``. The server never sees it.
+    /// `FlagReader/updates(of:)`. The server never sees it.
     ///
     /// - Throws: ``LocalOverrideError`` when the server's answer has no such key, the value has another type
     ///   than the server's, or the file cannot be written; nothing changes then.
@@ -195,7 +196,7 @@ public final class RemoteBoard: FlagReader {
     public var changes: AsyncStream<ValueChange> { core.subscribe() }
 
     /// Calls `onChange` after each answer that changed `key`'s value (or its device-local override), and after no
-    /// other. ``FlagReader/updates(of:)`` is built on it.
+    /// other. `FlagReader/updates(of:)` is built on it.
     public func observe(_ key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeSubscription {
         core.publisher.observe(key, onChange)
     }

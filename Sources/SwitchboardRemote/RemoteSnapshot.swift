@@ -18,7 +18,7 @@ public final class RemoteSnapshot: Sendable {
     let flags: [String: RemoteFlag]
     /// The server's (or the cache's) flags alone.
     let served: [String: RemoteFlag]
-    /// The lookup fast path, laid out as ``Board``'s: each key's position, and the values by position. Copying a
+    /// The lookup fast path, laid out as `Board`'s: each key's position, and the values by position. Copying a
     /// value out is cheaper than copying a whole flag with its strings and metadata.
     let positions: [String: Int]
     let values: ContiguousArray<Value?>

@@ -7,7 +7,7 @@ public import Switchboard
 import Tracing
 import UnixSignals
 
-/// Serves a ``Board`` over HTTP: OFREP evaluation, an admin API, health and metrics.
+/// Serves a `Board` over HTTP: OFREP evaluation, an admin API, health and metrics.
 ///
 /// ```swift
 /// let board = try Board(directory: "flags", options: BoardOptions(pollInterval: .milliseconds(200)))
@@ -17,10 +17,10 @@ import UnixSignals
 /// await server.stop()                      // graceful: open requests finish, event streams end
 /// ```
 ///
-/// `switchboard serve` calls ``run()`` instead, which returns after SIGINT or SIGTERM when
+/// `switchboard serve` calls `run()` instead, which returns after SIGINT or SIGTERM when
 /// ``ServerConfiguration/handlesSignals`` is on. The server reads the board on every request and never caches an
 /// answer, so what the board serves — after a reload, or an override set by another process — the server serves.
-/// Keep the board's polling on (``BoardOptions/pollInterval``, at most 250 ms) so that changes on disk arrive.
+/// Keep the board's polling on (`BoardOptions/pollInterval`, at most 250 ms) so that changes on disk arrive.
 public final class FlagServer: Sendable {
     /// The board served.
     public let board: Board
@@ -46,7 +46,7 @@ public final class FlagServer: Sendable {
         public var description: String
     }
 
-    /// Creates a server for a board; nothing listens until ``run()`` or ``start()``.
+    /// Creates a server for a board; nothing listens until `run()` or ``start()``.
     public init(board: Board, configuration: ServerConfiguration = ServerConfiguration(),
                 logger: Logger = Logger(label: "switchboard.server")) {
         self.board = board
@@ -63,7 +63,7 @@ public final class FlagServer: Sendable {
     }
 
     /// The Hummingbird application: every route and middleware, for tests that drive the router directly. It does
-    /// not run the change feed; ``run()`` does.
+    /// not run the change feed; `run()` does.
     public func makeApplication() -> some ApplicationProtocol {
         let router = makeRouter()
         var configuration = ApplicationConfiguration(
@@ -133,7 +133,7 @@ public final class FlagServer: Sendable {
         logger.info("stopped")
     }
 
-    /// Starts ``run()`` in the background and returns once the server listens.
+    /// Starts `run()` in the background and returns once the server listens.
     ///
     /// - Returns: the port it listens on.
     /// - Throws: when the server cannot bind its address.

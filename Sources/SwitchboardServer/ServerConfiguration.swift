@@ -25,7 +25,7 @@ public struct ServerConfiguration: Sendable {
     /// leaves it off and calls ``FlagServer/stop()``).
     public var handlesSignals: Bool
     /// The registry `GET /metrics` renders in Prometheus text; `nil` answers 404 there, and the figures go only
-    /// where the board's ``Board/metricsFactory`` sends them. `switchboard serve` bootstraps the `MetricsSystem`
+    /// where the board's `Board/metricsFactory` sends them. `switchboard serve` bootstraps the `MetricsSystem`
     /// with ``FlagServer/prometheusFactory(registry:)`` and passes the registry here.
     public var prometheus: PrometheusCollectorRegistry?
     /// Whether the `feature_flag.evaluation` events of OFREP evaluations carry `feature_flag.result.value`.

@@ -4,7 +4,7 @@ public import Switchboard
 
 extension Board {
     /// A board for tests: definitions from YAML text, no files, no environment variables, and runtime overrides
-    /// in memory. Set values with ``Board/set(_:to:actor:expectedVersion:)`` as production code would; the
+    /// in memory. Set values with `Board/set(_:to:actor:expectedVersion:)` as production code would; the
     /// board's lookups, `details`, `explain` and `changes` behave exactly as a board on disk does.
     ///
     /// ```swift
@@ -25,7 +25,7 @@ extension Board {
     ///     what it reports).
     ///   - metricsFactory: where its metrics go (by default nowhere; swift-metrics' `TestMetrics` records them).
     ///   - evaluationEvents: whether lookups add `feature_flag.evaluation` events to the current span.
-    /// - Throws: ``LoadError`` when the YAML has errors, or ``Board/SetError`` when an override does not fit.
+    /// - Throws: `LoadError` when the YAML has errors, or `Board/SetError` when an override does not fit.
     public static func testing(
         yaml: String, overrides: [String: Value] = [:], environment: [String: String] = [:],
         store: InMemoryStore = InMemoryStore(),

@@ -1,7 +1,7 @@
 import Locking
 public import Switchboard
 
-/// A ``RuntimeStore`` in memory, for tests: the same versions, compare-and-set and audit records as the file
+/// A `RuntimeStore` in memory, for tests: the same versions, compare-and-set and audit records as the file
 /// store, with nothing on disk. Boards that share one instance see each other's writes at once, as replicas
 /// sharing a database do.
 public final class InMemoryStore: RuntimeStore {

@@ -41,7 +41,7 @@ import SwitchboardTestSupport
         let inputs = BoardInputs(
             directory: flags,
             environmentName: "staging",                       // flags/environments/staging.yaml
-            statePath: project.path + "/state/overrides.json")   // default: .switchboard/ beside flags/
+            statePath: "/var/lib/myservice/overrides.json")   // default: .switchboard/ beside flags/
         let options = BoardOptions(pollInterval: .milliseconds(250))   // nil: no watching
         let board = try Board(inputs: inputs, options: options)
         #expect(board.bool("checkout.new_flow", default: false))

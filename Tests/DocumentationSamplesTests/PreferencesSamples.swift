@@ -1,3 +1,4 @@
+import Observation
 import Switchboard
 import SwitchboardTesting
 import Testing
@@ -65,4 +66,79 @@ enum Keys {
             if change.key == "app.theme" { break }
         }
     }
+
+    @Test func settingsModel() async throws {
+        let (project, flags) = try exampleProject()
+        defer { project.remove() }
+
+        let board = try Board(directory: flags)
+        let settings = Settings(board: board)
+        settings.theme = .dark                         // validated, persisted atomically, audited as settings-screen
+        for await theme in settings.$theme.updates {   // the value now, then each change, from any source
+            apply(theme)
+            if theme == .dark { break }
+        }
+        #expect(settings.support.email == "help@example.com")
+    }
+
+    @Test func perKeyStream() async throws {
+        let (project, flags) = try exampleProject()
+        defer { project.remove() }
+        let board = try Board(directory: flags, options: BoardOptions(pollInterval: nil))
+        try board.set("app.theme", to: "dark", actor: "alice")
+
+        for await theme in board.updates(of: "app.theme", default: "system") {
+            print("app.theme =", theme)                // "system" at once, then each new value
+            if theme == "dark" { break }
+        }
+    }
+
+    @Test func observation() throws {
+        let (project, flags) = try exampleProject()
+        defer { project.remove() }
+        let board = try Board(directory: flags, options: BoardOptions(pollInterval: nil))
+
+        let model = BoardModel(board)
+        withObservationTracking {
+            print("theme:", model.value("app.theme", default: "system"))
+        } onChange: {
+            print("app.theme changed")                 // once, for a change of app.theme only
+        }
+        try board.set("app.theme", to: "dark", actor: "alice")
+        #expect(model.value("app.theme", default: "system") == "dark")
+    }
+
+    @Test func propertyWrapperHandle() throws {
+        let (project, flags) = try exampleProject()
+        defer { project.remove() }
+        let board = try Board(directory: flags, options: BoardOptions(pollInterval: nil))
+        let settings = Settings(board: board)
+
+        try settings.$theme.set(.light)                // throws when the definition refuses the value
+        print(settings.$theme.details.reason)          // OVERRIDE: a runtime override
+        try settings.$theme.reset()                    // the value underneath again
+        if let error = settings.$theme.lastError { print("refused:", error) }
+        #expect(settings.theme == .system)
+    }
+}
+
+enum Theme: String, FlagValue { case system, light, dark }
+struct Support: CodableFlagValue, Equatable {    // the value of `app.support` (type: object)
+    var email: String
+    var url: String
+}
+
+final class Settings {
+    @Preference<Theme, Board> var theme: Theme
+    @Preference<Support, Board> var support: Support
+
+    init(board: Board) {
+        _theme = Preference(FlagKey("app.theme", default: .system), on: board, actor: "settings-screen")
+        _support = Preference(FlagKey("app.support", default: Support(email: "help@example.com", url: "")), on: board)
+    }
+}
+
+/// What the app does with a new theme.
+func apply(_ theme: Theme) {
+    print("theme:", theme)
 }

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Switchboard
 import SwitchboardRemote
@@ -36,6 +37,86 @@ import SwitchboardTestSupport
         let board = try Board(directory: flags)
         #expect(uploadLimitText(from: board) == "25 MB")
     }
+}
+
+/// The samples of "Remote config" about starting offline, the transport's client, and device-local overrides
+/// ("Preferences in your app"), each against a server started in this process.
+@Suite struct RemoteFaultSamples {
+    @Test func settled() async throws {
+        let (project, flags) = try exampleProject()
+        defer { project.remove() }
+        let server = FlagServer(board: try Board(directory: flags), configuration: ServerConfiguration(port: 0))
+        let port = try await server.start()
+        let serverURL = "http://127.0.0.1:\(port)"
+        let cachesFolder = project.path + "/cache"
+
+        let remote = RemoteBoard(try RemoteConfiguration(
+            baseURL: serverURL, context: EvaluationContext(targetingKey: "user-42"),
+            cacheDirectory: cachesFolder))
+        await remote.waitUntilSettled()           // at once with a cache: the values of the last run, reason CACHED
+        if remote.value(Flags.Checkout.newFlow) { showNewCheckout() }
+
+        await remote.stop()
+        await server.stop()
+    }
+
+    @Test func transports() async throws {
+        let (project, flags) = try exampleProject()
+        defer { project.remove() }
+        let server = FlagServer(board: try Board(directory: flags), configuration: ServerConfiguration(port: 0))
+        let port = try await server.start()
+        let configuration = try RemoteConfiguration(baseURL: "http://127.0.0.1:\(port)")
+
+        let quick = RemoteBoard(configuration, transport: HTTPClientTransport(connectTimeout: .seconds(1)))
+        #expect(await quick.waitUntilSettled())
+        await quick.stop()
+
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                                configuration: HTTPClientTransport.clientConfiguration(connectTimeout: .seconds(2)))
+        let remote = RemoteBoard(configuration, transport: HTTPClientTransport(client: client))
+        #expect(await remote.waitUntilSettled())
+        #expect(remote.status == .live)
+
+        await remote.stop()
+        try await client.shutdown()                // the app's client: the app shuts it down, after its boards
+        await server.stop()
+    }
+
+    @Test func localOverrides() async throws {
+        let (project, flags) = try exampleProject()
+        defer { project.remove() }
+        let server = FlagServer(board: try Board(directory: flags), configuration: ServerConfiguration(port: 0))
+        let port = try await server.start()
+        let remote = RemoteBoard(try RemoteConfiguration(
+            baseURL: "http://127.0.0.1:\(port)", cacheDirectory: project.path + "/cache"))
+        #expect(await remote.waitUntilSettled())
+
+        try remote.setLocalOverride("checkout.new_flow", to: true, actor: "qa-panel")   // this device only
+        let details = remote.details("checkout.new_flow", default: false)               // reason OVERRIDE, layer runtime
+        print(remote.localOverrides)                                                    // ["checkout.new_flow": true]
+        try remote.resetLocalOverride("checkout.new_flow")                              // the server's value again
+        try remote.resetAllLocalOverrides()
+        #expect(details.value && details.reason == .override)
+
+        @Preference(Flags.Checkout.newFlow, on: remote) var newFlow   // a panel's toggle writes a local override
+        newFlow = true
+        #expect(remote.localOverrides["checkout.new_flow"] == .bool(true))
+
+        await remote.stop()
+        await server.stop()
+    }
+}
+
+/// The keys `switchboard generate` writes for the example `flags/`, as far as the samples use them.
+enum Flags {
+    enum Checkout {
+        static let newFlow = FlagKey("checkout.new_flow", default: false)
+    }
+}
+
+/// What the app does when the new checkout is on.
+func showNewCheckout() {
+    print("new checkout")
 }
 
 /// Code that reads flags from a local or a remote board alike.

@@ -31,4 +31,21 @@ import SwitchboardTestSupport
         #expect(registry.emitToString().contains("switchboard_build_info"))
         await server.stop()
     }
+
+    @Test func connectionSettings() throws {
+        let (project, flags) = try exampleProject()
+        defer { project.remove() }
+        let board = try Board(directory: flags, options: BoardOptions(pollInterval: nil))
+
+        var configuration = ServerConfiguration(port: 8016)
+        configuration.headerTimeout = .seconds(5)
+        configuration.idleTimeout = .seconds(30)
+        configuration.maxConnections = 2_000
+        let server = FlagServer(board: board, configuration: configuration)
+        _ = server                                         // not started here: port 8016 may be in use
+
+        let limit = (try? DescriptorLimit.raiseSoftToHard()) ?? DescriptorLimit.current()
+        print("up to", limit.connectionCap(for: configuration.maxConnections), "connections")
+        #expect(limit.connectionCap(for: configuration.maxConnections) <= 2_000)
+    }
 }

@@ -18,7 +18,7 @@ import YAML
 /// Lookups never throw and never block: they read an immutable ``Snapshot`` that is swapped atomically when
 /// anything changes. `Board` is `Sendable`; share one instance.
 public final class Board: Sendable {
-    /// Refusals of ``set(_:to:actor:)`` and ``reset(_:actor:)``.
+    /// Refusals of `set(_:to:actor:expectedVersion:)` and `reset(_:actor:expectedVersion:)`.
     public enum SetError: Error, Sendable, CustomStringConvertible {
         /// No definition has the key.
         case unknownKey(String, suggestions: [String])
@@ -234,8 +234,12 @@ public final class Board: Sendable {
 
     /// Sets a runtime override after checking it against the definition; persisted atomically and logged.
     ///
-    /// - Parameter expectedVersion: for compare-and-set: the version of the key's override the caller read
-    ///   (``StoredOverride/version``, 0 for none); the write fails with a conflict when it has changed since.
+    /// - Parameters:
+    ///   - key: the definition's key.
+    ///   - value: the value, checked with ``Definition/fit(_:)``.
+    ///   - actor: who makes the change, for the audit log.
+    ///   - expectedVersion: for compare-and-set: the version of the key's override the caller read
+    ///     (``StoredOverride/version``, 0 for none); the write fails with a conflict when it has changed since.
     /// - Returns: the store's version after the write.
     /// - Throws: ``SetError`` when the key is unknown, the value does not fit, the store cannot be written, or the
     ///   override is not at `expectedVersion`; nothing is written then.
@@ -283,7 +287,10 @@ public final class Board: Sendable {
 
     /// Removes a key's runtime override (also an orphaned one, or one stored under a renamed key).
     ///
-    /// - Parameter expectedVersion: for compare-and-set, as in ``set(_:to:actor:expectedVersion:)``.
+    /// - Parameters:
+    ///   - key: the key whose override goes.
+    ///   - actor: who makes the change, for the audit log.
+    ///   - expectedVersion: for compare-and-set, as in `set(_:to:actor:expectedVersion:)`.
     /// - Returns: the store's version after the write.
     @discardableResult
     public func reset(_ key: String, actor: String, expectedVersion: UInt64? = nil) throws(SetError) -> UInt64 {
@@ -373,7 +380,7 @@ public final class Board: Sendable {
     /// Stops watching for changes (a board stops by itself when it is released).
     public func stopWatching() { engine.stopWatching() }
 
-    /// Every change to a resolved value from now on: from ``set(_:to:actor:expectedVersion:)`` and
+    /// Every change to a resolved value from now on: from `set(_:to:actor:expectedVersion:)` and
     /// ``reset(_:actor:expectedVersion:)``, from reloads (a key whose targeting changed is reported even when its
     /// value for the empty context did not), and from other processes writing the same runtime store. Each access
     /// makes a new stream.
@@ -406,7 +413,7 @@ public final class Board: Sendable {
 extension Board: FlagReader {}
 
 extension Board: PreferenceStore {
-    /// Sets a runtime override, as ``set(_:to:actor:expectedVersion:)`` does.
+    /// Sets a runtime override, as `set(_:to:actor:expectedVersion:)` does.
     public func setOverride(_ key: String, to value: Value, actor: String) throws {
         try set(key, to: value, actor: actor)
     }

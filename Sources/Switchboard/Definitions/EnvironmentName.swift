@@ -1,4 +1,4 @@
-/// A key as the environment variable that overrides it (``KeySyntax/environmentVariable(for:)``), hashed and
+/// A key as the environment variable that overrides it (`KeySyntax/environmentVariable(for:)`), hashed and
 /// compared without building the variable's name: the loader checks every key for collisions.
 struct EnvironmentName: Hashable {
     let key: String

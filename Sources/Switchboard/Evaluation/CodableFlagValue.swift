@@ -1,4 +1,4 @@
-/// A `Codable` Swift type as the value of an `object` definition (or a `list` one: set ``valueType``), decoded
+/// A `Codable` Swift type as the value of an `object` definition (or a `list` one: set ``FlagValue/valueType``), decoded
 /// straight from Switchboard's value model with ``ValueDecoder`` and written with ``ValueEncoder``.
 ///
 /// ```swift

@@ -256,7 +256,7 @@ public final class Snapshot: Sendable {
         Self.evaluate(position, context: context, table: table, definitions: definitions)
     }
 
-    /// The value the definition at a position has for a context: the value of ``evaluate(_:context:)``'s
+    /// The value the definition at a position has for a context: the value of `evaluate(_:context:)`'s
     /// resolution, without building the resolution. The typed lookups' path.
     public func value(at position: Int, context: EvaluationContext) -> Value? {
         let fast = self.fast(position)

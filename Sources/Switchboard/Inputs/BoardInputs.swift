@@ -46,8 +46,16 @@ public struct BoardInputs: Sendable {
                   statePath: statePath, environment: environment, store: store)
     }
 
-    /// Resolves a board's inputs from definitions in a directory or given as text; the parameters are those of
-    /// ``init(directory:environmentName:overrideFiles:statePath:environment:store:)``.
+    /// Resolves a board's inputs from definitions in a directory or given as text.
+    ///
+    /// - Parameters:
+    ///   - definitions: a definitions directory, or definitions given as text.
+    ///   - environmentName: selects `<flags>/environments/<name>.yaml`; defaults to `SWITCHBOARD_ENV`.
+    ///   - extraFiles: extra override files, applied after the environment file and `local.overrides.yaml`.
+    ///   - statePath: the file store's path; defaults to `SWITCHBOARD_STATE`, then `.switchboard/overrides.json`
+    ///     beside the definitions directory. Unused when `store` is given.
+    ///   - environment: the variables of the env layer (and of `SWITCHBOARD_ENV` / `SWITCHBOARD_STATE`).
+    ///   - store: the runtime store; `nil` for the file store at `statePath`.
     public init(
         definitions: Definitions, environmentName: String? = nil, overrideFiles extraFiles: [String] = [],
         statePath: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,

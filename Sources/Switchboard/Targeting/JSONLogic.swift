@@ -12,7 +12,7 @@ package import YAML
 /// Compiling never fails: what is wrong with a rule is in ``diagnostics``, and the parts that cannot run
 /// (an unknown operation, a `$ref` to a missing evaluator) throw when evaluation reaches them, as in
 /// json-logic-js. (A flag whose targeting holds one is rejected as a whole instead, as flagd does: see
-/// ``FlagdEvaluator``.) flagd's operations given arguments they cannot use return `null`, as flagd's do.
+/// `FlagdEvaluator`.) flagd's operations given arguments they cannot use return `null`, as flagd's do.
 ///
 /// ```swift
 /// let rule = JSONLogic(["if": [["==": [["var": "tier"], "gold"]], "fast", "slow"]])
@@ -65,7 +65,7 @@ package struct JSONLogic: Sendable {
     /// `fractional` reads the flag key from `$flagd.flagKey` and the targeting key from `targetingKey` in the
     /// data, where flagd puts them.
     ///
-    /// - Throws: ``JSONLogicError`` when the rule uses an operation that does not exist, refers to a missing
+    /// - Throws: `JSONLogicError` when the rule uses an operation that does not exist, refers to a missing
     ///   evaluator, or calls `*` with no arguments (a TypeError in JavaScript).
     package func apply(to data: Value, fractional: FractionalAlgorithm = .v3) throws(JSONLogicError) -> Value {
         let run = LogicRun(data: data, algorithm: fractional)
@@ -458,7 +458,7 @@ final class LogicCompiler {
         self.specializes = specializes
     }
 
-    /// The evaluators as written, for ``JSONLogic/source``.
+    /// The evaluators as written, for `JSONLogic/source`.
     private(set) lazy var evaluatorSource: Value = .object(evaluators.mapValues(\.value))
 
     private func error(_ location: SourceLocation?, _ message: String, hint: String? = nil) {

@@ -20,7 +20,7 @@ struct ValueChange: Sendable, Equatable {
 /// publisher names (another REPL, `switchboard set`, the admin API, an edit to the definitions) at the next prompt.
 ///
 /// It subscribes to the board: publications are delivered before the writer returns, so after
-/// ``Board/checkForChanges()`` every change is already pending here, complete and in order. Only the keys a
+/// `Board/checkForChanges()` every change is already pending here, complete and in order. Only the keys a
 /// publication names are looked at, resolved for the session's context.
 struct ChangeTracker {
     private struct Seen: Equatable {

@@ -42,7 +42,7 @@ public struct AccessToken: Sendable, CustomStringConvertible {
 
     /// The token from a file when one is named, else from an environment variable; `nil` when neither has one.
     ///
-    /// - Throws: ``LoadError`` when the file cannot be read or holds only whitespace: a server told to use a
+    /// - Throws: `LoadError` when the file cannot be read or holds only whitespace: a server told to use a
     ///   token file must not start without its token.
     public static func load(
         file: String?, environmentVariable: String,

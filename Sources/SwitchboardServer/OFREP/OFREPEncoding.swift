@@ -1,10 +1,10 @@
 import Switchboard
 
-/// How a ``Resolution`` reads on the wire in OFREP.
+/// How a `Resolution` reads on the wire in OFREP.
 ///
 /// - `reason` passes through as OpenFeature names it, `DEFAULT` included (flagd sends it although the spec's
 ///   enum lacks it). `OVERRIDE`, Switchboard's reason for a file, env or runtime override, is sent as
-///   ``Reason/openFeatureName`` names it, `STATIC`, with the winning layer in the flag's metadata as `switchboard.layer` (`file`, `env`, `runtime`).
+///   `Reason/openFeatureName` names it, `STATIC`, with the winning layer in the flag's metadata as `switchboard.layer` (`file`, `env`, `runtime`).
 /// - `variant` is always present, the empty string when the value is no named variant: some clients read it
 ///   unconditionally.
 /// - `value` is left out when the flag defers to the caller's code default (no value) and when it is disabled

@@ -2,7 +2,7 @@ import HTTPTypes
 import Switchboard
 
 /// The body of an OFREP evaluation request, `{"context": {"targetingKey": "user-1", …}}`, as an
-/// ``EvaluationContext``.
+/// `EvaluationContext`.
 ///
 /// Lenient where clients differ and strict where a mistake would silently change an answer:
 /// - an empty body, `{}` (what the Python provider sends for an empty context) or `"context": null` is the

@@ -12,7 +12,7 @@ import Tracing
 /// | `POST /ofrep/v1/evaluate/flags` | 200 `{"flags": […], "eventStreams": […]}`, `ETag`; 304 on `If-None-Match` |
 /// | `GET /ofrep/v1/events` | `text/event-stream` of `refetchEvaluation` events (ADR 0008) |
 ///
-/// Every evaluation is the library's own — ``Board/resolve(_:context:)``, or in bulk the same resolution on one
+/// Every evaluation is the library's own — `Board/resolve(_:context:)`, or in bulk the same resolution on one
 /// snapshot — with all four layers and targeting.
 struct OFREPRoutes {
     /// The bulk response's fixed tail: the event stream at `/ofrep/v1/events`, named as an `endpoint` relative to
@@ -73,7 +73,7 @@ struct OFREPRoutes {
         let body = try await request.bodyBytes(limit: maxBodyBytes) {
             .ofrep(.contentTooLarge, code: "GENERAL", details: Request.tooLargeMessage(limit: maxBodyBytes))
         }
-        // One snapshot for the whole answer (``Board/resolve(_:context:)`` resolves through it too): every flag
+        // One snapshot for the whole answer (`Board/resolve(_:context:)` resolves through it too): every flag
         // comes from the same revision, even when a reload lands midway, and the tag names that revision.
         let snapshot = board.snapshot
         let ifNoneMatch = request.headers[values: .ifNoneMatch]

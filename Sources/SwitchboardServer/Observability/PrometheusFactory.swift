@@ -2,7 +2,7 @@ public import Prometheus
 
 extension FlagServer {
     /// A Prometheus factory for `registry`, with histogram buckets that resolve OFREP's latencies (50 µs to
-    /// 1 s); bootstrap the `MetricsSystem` with it, or give it to ``BoardOptions/metricsFactory``, and pass
+    /// 1 s); bootstrap the `MetricsSystem` with it, or give it to `BoardOptions/metricsFactory`, and pass
     /// `registry` as ``ServerConfiguration/prometheus`` to serve it at `GET /metrics`.
     public static func prometheusFactory(registry: PrometheusCollectorRegistry) -> PrometheusMetricsFactory {
         var factory = PrometheusMetricsFactory(registry: registry)

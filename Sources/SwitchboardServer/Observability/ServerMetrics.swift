@@ -2,7 +2,7 @@ import Locking
 import Metrics
 import Switchboard
 
-/// The server's counters, through swift-metrics: into the board's ``Board/metricsFactory`` — the process's
+/// The server's counters, through swift-metrics: into the board's `Board/metricsFactory` — the process's
 /// `MetricsSystem` unless the board was given another — next to the board's own (reloads, writes, outages).
 ///
 /// | metric | type | labels |
@@ -16,7 +16,7 @@ import Switchboard
 /// | `switchboard_http_connections` | gauge | |
 /// | `switchboard_http_connections_closed_total` | counter | `reason` (`header_timeout`, `idle_timeout`) |
 /// | `switchboard_http_connections_refused_total` | counter | |
-/// | `switchboard_build_info` | gauge, always 1 | `version` (``SwitchboardVersion/current``) |
+/// | `switchboard_build_info` | gauge, always 1 | `version` (`SwitchboardVersion/current`) |
 ///
 /// Counting happens on every request, so handles are made once and kept: the reason and error counters up
 /// front, a status's on its first response, and a key's per position in the definitions in service, so a bulk

@@ -9,7 +9,7 @@ import Switchboard
 /// It subscribes to the board's one change publisher, so a new revision — a reload, a runtime override set here or
 /// by another process, an edit that changes only targeting — is announced to every event stream as soon as it
 /// is in service, as one event however many keys changed. Failed reloads and store outages are the board's to
-/// log and count (``BoardOptions/logger``); only detailed streams (the console's) hear of them, as status
+/// log and count (`BoardOptions/logger`); only detailed streams (the console's) hear of them, as status
 /// events. The only timer is the heartbeat.
 final class ChangeFeed: Service, Sendable {
     /// What a subscriber receives.

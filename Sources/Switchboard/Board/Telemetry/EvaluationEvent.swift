@@ -34,6 +34,7 @@ public enum EvaluationEvent {
     /// The event's attributes for one evaluation.
     ///
     /// - Parameters:
+    ///   - key: the key looked up.
     ///   - resolution: what the board resolved.
     ///   - errorCode: the error to report instead of the resolution's own, such as a type mismatch found when
     ///     the value was converted to the caller's type.

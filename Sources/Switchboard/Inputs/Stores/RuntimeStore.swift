@@ -6,7 +6,7 @@
 /// audit record for each key it changed.
 ///
 /// Writes are all-or-nothing and may be conditional: ``apply(_:actor:condition:)`` with a
-/// ``WriteCondition`` fails with ``StoreError/Kind/conflict`` and writes nothing when the key's override is no
+/// ``WriteCondition`` fails with `StoreError.Kind.conflict` and writes nothing when the key's override is no
 /// longer at the version the caller read (compare-and-set).
 public protocol RuntimeStore: AnyObject, Sendable {
     /// A store problem.
