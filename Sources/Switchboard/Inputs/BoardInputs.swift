@@ -32,6 +32,7 @@ public struct BoardInputs: Sendable {
     /// `local.overrides.yaml` beside it, then `overrideFiles`.
     ///
     /// - Parameters:
+    ///   - directory: the definitions directory.
     ///   - environmentName: selects `<flags>/environments/<name>.yaml`; defaults to `SWITCHBOARD_ENV`.
     ///   - overrideFiles: extra override files, applied after the environment file and `local.overrides.yaml`.
     ///   - statePath: the file store's path; defaults to `SWITCHBOARD_STATE`, then `.switchboard/overrides.json`
