@@ -16,6 +16,9 @@ public import Observation
 ///
 /// Make one model per board and share it; it adds nothing to plain lookups on the board itself. It works over any
 /// ``FlagReader``: a ``Board``, or a remote board.
+///
+/// Observation calls `onChange` on the thread that made the change, while the board publishes it: hand the work to
+/// your own task or queue there (as SwiftUI does), and do not write to the board from `onChange` itself.
 public final class BoardModel<Reader: FlagReader>: Observable, Sendable {
     /// The board the model reads.
     public let board: Reader
