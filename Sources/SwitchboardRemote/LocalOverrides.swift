@@ -6,22 +6,15 @@ public import Switchboard
 /// directory (in memory when there is none), written atomically (a temporary file renamed over the old one), and
 /// never sent to the server. The file is `{"format":1,"overrides":{"key":{"value":…,"actor":…,"time":…}}}`.
 final class LocalOverrides: Sendable {
-    /// One override.
-    struct Entry: Sendable, Equatable {
-        var value: Value
-        var actor: String
-        var time: String
-    }
-
     /// The file, when the board has a cache directory.
     let path: String?
-    private let entries: Locked<[String: Entry]>
+    private let entries: Locked<[String: LocalOverride]>
 
     /// Reads the file. A file that cannot be read is reported through `problem` and ignored: the server's values
     /// stand, and the next override written replaces it.
     init(directory: String?, problem: (String) -> Void) {
         path = directory.map { $0 + "/local-overrides.json" }
-        var loaded: [String: Entry] = [:]
+        var loaded: [String: LocalOverride] = [:]
         if let path, let data = FileManager.default.contents(atPath: path) {
             do {
                 loaded = try Self.decode(data)
@@ -33,7 +26,7 @@ final class LocalOverrides: Sendable {
     }
 
     /// Every override, by key.
-    var all: [String: Entry] { entries.withLock { $0 } }
+    var all: [String: LocalOverride] { entries.withLock { $0 } }
 
     /// Sets or (with `nil`) removes overrides, and writes the file first: when it cannot be written, nothing
     /// changes.
@@ -42,7 +35,7 @@ final class LocalOverrides: Sendable {
             var next = entries
             let time = Clock.timestamp()
             for (key, value) in changes {
-                next[key] = value.map { Entry(value: $0, actor: actor, time: time) }
+                next[key] = value.map { LocalOverride(value: $0, actor: actor, time: time) }
             }
             try write(next)
             entries = next
@@ -57,7 +50,7 @@ final class LocalOverrides: Sendable {
         }
     }
 
-    private func write(_ entries: [String: Entry]) throws {
+    private func write(_ entries: [String: LocalOverride]) throws {
         guard let path else { return }
         var object: [String: Value] = [:]
         for (key, entry) in entries {
@@ -73,16 +66,16 @@ final class LocalOverrides: Sendable {
         var description: String
     }
 
-    private static func decode(_ data: Data) throws -> [String: Entry] {
+    private static func decode(_ data: Data) throws -> [String: LocalOverride] {
         guard case .object(let root) = try Value(jsonBytes: Array(data)), root["format"] == .int(1),
               case .object(let overrides) = root["overrides"] ?? .null
         else { throw Unusable(description: "not a local overrides file") }
-        var entries: [String: Entry] = [:]
+        var entries: [String: LocalOverride] = [:]
         for (key, item) in overrides {
             guard case .object(let fields) = item, let value = fields["value"] else {
                 throw Unusable(description: "the override of \(key) has no value")
             }
-            entries[key] = Entry(value: value, actor: fields["actor"]?.stringValue ?? "",
+            entries[key] = LocalOverride(value: value, actor: fields["actor"]?.stringValue ?? "",
                                  time: fields["time"]?.stringValue ?? "")
         }
         return entries
@@ -111,4 +104,11 @@ public enum LocalOverrideError: Error, Sendable, CustomStringConvertible {
             return "the local overrides could not be written: \(reason); nothing was changed"
         }
     }
+}
+
+/// One device-local override: the value, who set it and when.
+struct LocalOverride: Sendable, Equatable {
+    var value: Value
+    var actor: String
+    var time: String
 }

@@ -26,7 +26,7 @@ public final class RemoteSnapshot: Sendable {
 
     /// A snapshot of the served flags with local overrides over them: each override is served with the reason
     /// `OVERRIDE` and the layer `runtime`, marked `switchboard.local` in its metadata.
-    convenience init(served: [String: RemoteFlag], local: [String: LocalOverrides.Entry], source: Source) {
+    convenience init(served: [String: RemoteFlag], local: [String: LocalOverride], source: Source) {
         var flags = served
         for (key, entry) in local {
             var metadata = served[key]?.metadata ?? [:]

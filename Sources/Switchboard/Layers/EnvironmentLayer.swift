@@ -10,12 +10,13 @@ package enum EnvironmentLayer {
             guard let text = environment[variable] else { continue }
             let origin = Origin.environment(variable: variable, text: text)
             var typed = TypedOverride()
-            switch Value.parse(text, as: definition.type).flatMap(definition.fit) {
+            let parsed = Value.parse(text, as: definition.type)
+            switch parsed.flatMap(definition.fit) {
             case .success(let value):
                 typed.accepted = Override(key: definition.key, value: value, layer: .env, origin: origin)
             case .failure(let problem):
                 // The value as parsed when it parses (explain shows what was refused), else the text.
-                let shown = (try? Value.parse(text, as: definition.type).get()) ?? .string(text)
+                let shown = (try? parsed.get()) ?? .string(text)
                 typed.rejected.append((Override(key: definition.key, value: shown, layer: .env, origin: origin),
                                        problem))
                 result.diagnostics.append(.warning(at: nil, "\(variable) skipped: \(problem.message)",
