@@ -9,7 +9,7 @@ import Testing
 /// `ServerConfiguration.headerTimeout`: a request head that does not arrive in time closes its connection, with a
 /// 408, however it is sent — not at all, half, or a byte at a time — while other clients are served.
 @Suite struct HeaderTimeoutTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
 
     private func withServer(_ body: (LiveServer) async throws -> Void) async throws {
         try await LiveServer.with(project, configure: { $0.headerTimeout = .seconds(1) }, body)
@@ -21,14 +21,14 @@ import Testing
             for connection in stalled { connection.send("GET /ping HTTP/1.1\r\nHost: 127.0.0.1\r\nAcc") }
             let silent = try RawConnection(port: live.port)
             try await TestClient.withClient(host: "127.0.0.1", port: live.port) { client in
-                var served = 0
+                // Served while the stalled ones wait (how many times depends on the machine's load, so no count is
+                // asserted), and served after they are closed.
                 try await waitUntil("the stalled connections to be closed", interval: .milliseconds(20)) {
                     let response = try await client.get("/ping")
                     #expect(response.status == .ok)
-                    served += 1
                     return (stalled + [silent]).allSatisfy(\.isClosed)
                 }
-                #expect(served > 1)
+                #expect(try await client.get("/ping").status == .ok)
             }
             for connection in stalled + [silent] {
                 #expect(connection.received.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"))
