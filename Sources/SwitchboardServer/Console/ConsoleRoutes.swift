@@ -77,16 +77,21 @@ struct ConsoleRoutes {
         let evaluationContext = try await Self.evaluationContext(of: request, limit: maxBodyBytes)
         let snapshot = board.snapshot
         let today = Day.today()
-        var out = "{\"revision\":\(snapshot.revision),\"health\":"
-        HealthRoutes.health(of: board).writeJSON(to: &out)
-        out += ",\"flags\":["
+        // Written as bytes into one buffer (10,000 rows are about 4 MB): appending each row's text to a `String`
+        // took most of the time before the page could draw its first rows.
+        var out = JSONWriter(capacity: 448 * snapshot.entries.count + 512)
+        out.raw("{\"revision\":")
+        out.value(.int(Int(clamping: snapshot.revision)))
+        out.raw(",\"health\":")
+        out.value(HealthRoutes.health(of: board))
+        out.raw(",\"flags\":[")
         for (position, entry) in snapshot.entries.enumerated() {
-            if position > 0 { out += "," }
-            row(entry, resolution: snapshot.evaluate(position, context: evaluationContext).resolution, today: today)
-                .writeJSON(to: &out)
+            if position > 0 { out.raw(",") }
+            out.value(row(entry, resolution: snapshot.evaluate(position, context: evaluationContext).resolution,
+                          today: today))
         }
-        out += "]}"
-        return Response.json(out)
+        out.raw("]}")
+        return Response.json(out.buffer)
     }
 
     /// `GET` or `POST /console/api/flags/{key}`: the row and the explanation, for the empty context or the body's.
