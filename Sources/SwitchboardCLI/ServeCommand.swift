@@ -134,7 +134,7 @@ struct ServeCommand: AsyncParsableCommand {
         boardOptions.logger = Logger(label: "switchboard")
         do {
             let board = try Board(inputs: inputs, options: boardOptions)
-            for diagnostic in board.diagnostics { Terminal.standardError.print(diagnostic: diagnostic) }
+            for diagnostic in board.status.warnings { Terminal.standardError.print(diagnostic: diagnostic) }
             return board
         } catch {
             for diagnostic in error.diagnostics { Terminal.standardError.print(diagnostic: diagnostic) }

@@ -103,7 +103,7 @@ struct GlobalOptions: ParsableArguments {
         let inputs = try boardInputs()
         do {
             let board = try Board(inputs: inputs, options: boardOptions)
-            for diagnostic in board.overrideDiagnostics where !json {
+            for diagnostic in board.overrideWarnings where !json {
                 Terminal.standardError.print(diagnostic: diagnostic)
             }
             return board

@@ -23,7 +23,7 @@ struct PostgresOutageTests {
         try await cluster.pause()
         #expect(throws: Board.SetError.self) { try writer.set("limit", to: 11, actor: "during") }
         try await waitUntil("the reader reports the outage") { reader.status.storeProblem != nil }
-        let problem = reader.status.storeProblem ?? ""
+        let problem = reader.status.storeProblem?.description ?? ""
         #expect(problem.contains("127.0.0.1"), "\(problem)")
         #expect(!problem.contains(":switchboard@"), "the password must not show: \(problem)")
         #expect(reader.int("limit", default: 0) == 10)

@@ -4,11 +4,12 @@ import HummingbirdTesting
 import Prometheus
 import Switchboard
 import SwitchboardServer
+import SwitchboardTestSupport
 import Testing
 
 /// `GET /healthz`, `GET /metrics` and `GET /ping`.
 @Suite struct HealthAndMetricsTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
     /// What `/metrics` renders, as `switchboard serve` sets it up: the board's metrics and the server's in one
     /// Prometheus registry.
     let registry = PrometheusCollectorRegistry()
@@ -57,7 +58,7 @@ import Testing
         }
         project.write("flags/app.yaml", good)
         board.reload()
-        #expect(board.lastReloadErrors.isEmpty)
+        #expect(board.status.reloadErrors.isEmpty)
     }
 
     @Test func exposesPrometheusMetrics() async throws {

@@ -88,7 +88,7 @@ import Testing
         #expect(throws: Board.SetError.self) { try board.set("checkout.new_flow", to: false, actor: "test") }
         board.refreshRuntime()
         #expect(board.bool("checkout.new_flow", default: false))
-        #expect(board.status.storeProblem == "the database is down")
+        #expect(board.status.storeProblem?.message == "the database is down")
         store.fail(with: nil)
         board.refreshRuntime()
         #expect(board.status.storeProblem == nil)

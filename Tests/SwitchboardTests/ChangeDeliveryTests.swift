@@ -27,6 +27,6 @@ struct ChangeDeliveryTests {
         let report = board.reload()
         #expect(report.hasErrors)
         #expect(board.int("app.upload.max_mb", default: 0) == 25)
-        #expect(!board.lastReloadErrors.isEmpty)
+        #expect(!board.status.reloadErrors.isEmpty)
     }
 }

@@ -39,7 +39,7 @@ struct LayerPrecedenceTests {
         #expect(board.string("app.theme", default: "") == "dark")
         #expect(board.resolve("app.theme").layer == .file)
         #expect(board.int("app.upload.max_mb", default: -1) == 25)
-        let warnings = board.diagnostics.map(\.description)
+        let warnings = board.status.warnings.map(\.description)
         #expect(warnings.contains { $0.contains("SWITCHBOARD_APP__THEME skipped: purple is not an allowed value of app.theme") })
         #expect(warnings.contains { $0.contains("dev.yaml:3:22: warning: override of app.upload.max_mb skipped: 9000 is above the maximum 500") })
     }
@@ -50,7 +50,7 @@ struct LayerPrecedenceTests {
         project.write("flags/local.overrides.yaml", "overrides:\n  app.theme: purple\n")
         let board = try openBoard(project.flags, environmentName: "dev")
         #expect(board.string("app.theme", default: "") == "dark")
-        #expect(board.diagnostics.contains { $0.message.contains("override of app.theme skipped: purple") })
+        #expect(board.status.warnings.contains { $0.message.contains("override of app.theme skipped: purple") })
     }
 
     @Test func envValuesAreParsedByType() throws {
@@ -67,7 +67,7 @@ struct LayerPrecedenceTests {
         let project = makeProject()
         let board = try openBoard(project.flags, environment: ["SWITCHBOARD_APP__NEW_FLOW": "yes"])
         #expect(board.resolve("app.new_flow").layer == .default)
-        #expect(board.diagnostics.contains { $0.hint == "write true (only true and false are booleans in YAML 1.2)" })
+        #expect(board.status.warnings.contains { $0.hint == "write true (only true and false are booleans in YAML 1.2)" })
     }
 
     @Test func missingEnvironmentFileIsAnError() {

@@ -162,36 +162,39 @@ public final class Board: Sendable {
         return typed ?? defaultValue
     }
 
-    /// A bool, or `defaultValue` when the key is missing or not a bool.
-    public func bool(_ key: String, default defaultValue: Bool, context: EvaluationContext? = nil) -> Bool {
-        context.map { value(key, default: defaultValue, context: $0) } ?? value(key, default: defaultValue)
+    // The typed getters for a context. Without one, ``FlagReader``'s serve (`bool(_:default:)` and the rest), on
+    // the fast path of ``value(_:default:)``.
+
+    /// A bool for a context, or `defaultValue` when the key is missing or not a bool.
+    public func bool(_ key: String, default defaultValue: Bool, context: EvaluationContext) -> Bool {
+        value(key, default: defaultValue, context: context)
     }
 
-    /// An int, or `defaultValue`.
-    public func int(_ key: String, default defaultValue: Int, context: EvaluationContext? = nil) -> Int {
-        context.map { value(key, default: defaultValue, context: $0) } ?? value(key, default: defaultValue)
+    /// An int for a context, or `defaultValue`.
+    public func int(_ key: String, default defaultValue: Int, context: EvaluationContext) -> Int {
+        value(key, default: defaultValue, context: context)
     }
 
-    /// A double (ints widen), or `defaultValue`.
-    public func double(_ key: String, default defaultValue: Double, context: EvaluationContext? = nil) -> Double {
-        context.map { value(key, default: defaultValue, context: $0) } ?? value(key, default: defaultValue)
+    /// A double for a context (ints widen), or `defaultValue`.
+    public func double(_ key: String, default defaultValue: Double, context: EvaluationContext) -> Double {
+        value(key, default: defaultValue, context: context)
     }
 
-    /// A string, or `defaultValue`.
-    public func string(_ key: String, default defaultValue: String, context: EvaluationContext? = nil) -> String {
-        context.map { value(key, default: defaultValue, context: $0) } ?? value(key, default: defaultValue)
+    /// A string for a context, or `defaultValue`.
+    public func string(_ key: String, default defaultValue: String, context: EvaluationContext) -> String {
+        value(key, default: defaultValue, context: context)
     }
 
-    /// A list, or `defaultValue`.
-    public func list(_ key: String, default defaultValue: [Value], context: EvaluationContext? = nil) -> [Value] {
-        context.map { value(key, default: defaultValue, context: $0) } ?? value(key, default: defaultValue)
+    /// A list for a context, or `defaultValue`.
+    public func list(_ key: String, default defaultValue: [Value], context: EvaluationContext) -> [Value] {
+        value(key, default: defaultValue, context: context)
     }
 
-    /// An object, or `defaultValue`.
+    /// An object for a context, or `defaultValue`.
     public func object(
-        _ key: String, default defaultValue: [String: Value], context: EvaluationContext? = nil
+        _ key: String, default defaultValue: [String: Value], context: EvaluationContext
     ) -> [String: Value] {
-        context.map { value(key, default: defaultValue, context: $0) } ?? value(key, default: defaultValue)
+        value(key, default: defaultValue, context: context)
     }
 
     /// The value with everything about how it was chosen; on a missing key or a type mismatch, the caller's
@@ -344,28 +347,21 @@ public final class Board: Sendable {
 
     // MARK: - Reloading and changes
 
-    /// Diagnostics that do not stop the board: warnings from loading, skipped overrides, orphans, and a store that
-    /// cannot be read.
-    public var diagnostics: [Diagnostic] { engine.diagnostics }
-
-    /// The diagnostics about overrides only: skipped file and env values, orphaned runtime overrides, override
-    /// file warnings and a store that cannot be read. Definition warnings (stale flags) are `validate`'s business.
-    public var overrideDiagnostics: [Diagnostic] { engine.overrideDiagnostics }
-
-    /// The problem with the runtime store, when it cannot be read.
-    public var storeProblem: StoreError? { engine.storeProblem }
-
-    /// The errors of the last reload that failed; empty once a reload succeeds.
-    public var lastReloadErrors: [Diagnostic] { engine.lastReloadErrors }
-
-    /// The board's health: the last reload's errors and the store's problem.
+    /// The board's health, in one place: the last failed reload's errors, the store's problem, and the warnings
+    /// that do not stop the board (skipped override values, orphaned overrides, stale definitions). Each change of
+    /// the errors or the store's problem is also announced to ``subscribe(_:)`` as ``BoardEvent/status(_:)``.
     public var status: BoardStatus { engine.status }
+
+    /// The warnings about overrides only: skipped file and env values, orphaned runtime overrides, override file
+    /// warnings and a store that cannot be read. Definition warnings (stale flags) are `validate`'s business. (The
+    /// command line prints them before each command.)
+    package var overrideWarnings: [Diagnostic] { engine.overrideWarnings }
 
     /// The revision of the snapshot in use; it grows with every change.
     public var revision: UInt64 { cell.snapshot.revision }
 
     /// Reloads definitions, override files and the runtime store. When the definitions or an override file have
-    /// errors, the last good ones stay in use and the errors are returned (and kept in ``lastReloadErrors``).
+    /// errors, the last good ones stay in use and the errors are returned (and kept in ``status``).
     @discardableResult
     public func reload() -> LoadReport { engine.reload() }
 

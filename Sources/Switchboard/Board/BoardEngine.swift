@@ -25,8 +25,8 @@ final class BoardEngine: Sendable {
         var storeVersion: UInt64 = 0
         var loadDiagnostics: [Diagnostic]
         var fileDiagnostics: [Diagnostic]
+        /// The health that changes announce: reload errors and the store's problem (warnings are read fresh).
         var status = BoardStatus()
-        var storeError: StoreError?
         var fingerprints: [String: FileFingerprint]
         var revision: UInt64 = 1
     }
@@ -46,8 +46,7 @@ final class BoardEngine: Sendable {
             state.runtime = contents.entries
             state.storeVersion = contents.version
         } catch {
-            state.storeError = error
-            state.status.storeProblem = error.description
+            state.status.storeProblem = error
         }
         let snapshot = Self.build(loaded, inputs: inputs, options: options,
                                   runtime: StoreContents(entries: state.runtime, version: state.storeVersion),
@@ -121,50 +120,41 @@ final class BoardEngine: Sendable {
         publisher.send(.published(Publication(old: old, new: snapshot, positions: positions)))
     }
 
-    /// Tells the telemetry and the subscribers of a new status.
-    private func announce(_ status: BoardStatus) {
+    /// Tells the telemetry and the subscribers of a new status (read whole, with the warnings of the moment).
+    private func announce() {
+        let status = self.status
         telemetry.changed(to: status)
         publisher.send(.status(status))
     }
 
-    /// Diagnostics that do not stop the board: warnings from loading, skipped overrides, orphans, and a corrupt
-    /// store.
-    var diagnostics: [Diagnostic] { diagnostics(besides: \.loadDiagnostics) }
+    /// The board's health: the last reload's errors, the store's problem, and the warnings of the moment.
+    var status: BoardStatus {
+        var status = state.withLock { $0.status }
+        status.warnings = warnings(besides: \.loadDiagnostics)
+        return status
+    }
 
-    /// The diagnostics about overrides only: skipped file and env values, orphaned runtime overrides, override
-    /// file warnings and a corrupt store. Definition warnings (stale flags) are `validate`'s business.
-    var overrideDiagnostics: [Diagnostic] { diagnostics(besides: \.fileDiagnostics) }
+    /// The warnings about overrides only: skipped file and env values, orphaned runtime overrides, override
+    /// file warnings and a store that cannot be read. Definition warnings (stale flags) are `validate`'s business.
+    var overrideWarnings: [Diagnostic] { warnings(besides: \.fileDiagnostics) }
 
     /// The snapshot's diagnostics and the store's problem, with the load's diagnostics that `path` picks.
-    private func diagnostics(besides path: KeyPath<State, [Diagnostic]>) -> [Diagnostic] {
+    private func warnings(besides path: KeyPath<State, [Diagnostic]>) -> [Diagnostic] {
         let snapshot = cell.snapshot
         return state.withLock { state in
             var all = state[keyPath: path] + snapshot.diagnostics
-            if let problem = state.storeError {
+            if let problem = state.status.storeProblem {
                 all.append(.error(at: nil, problem.message, hint: problem.hint))
             }
             return Diagnostic.sorted(all)
         }
     }
 
-    /// The problem with the runtime store, when it cannot be read.
-    var storeProblem: StoreError? {
-        state.withLock { $0.storeError }
-    }
-
-    /// The errors of the last reload that failed; empty once a reload succeeds.
-    var lastReloadErrors: [Diagnostic] {
-        state.withLock { $0.status.reloadErrors }
-    }
-
-    /// The board's health: the last reload's errors and the store's problem.
-    var status: BoardStatus { state.withLock { $0.status } }
-
     /// The revision of the snapshot in use; it grows with every change.
     var revision: UInt64 { cell.snapshot.revision }
 
     /// Reloads definitions, override files and the runtime store. When the definitions or an override file have
-    /// errors, the last good ones stay in use and the errors are returned (and kept in ``lastReloadErrors``).
+    /// errors, the last good ones stay in use and the errors are returned (and kept in the status's `reloadErrors`).
     @discardableResult
     func reload() -> LoadReport {
         publishing.withLock { _ in reloadLocked()! }
@@ -183,13 +173,13 @@ final class BoardEngine: Sendable {
         if let settled, inputs.currentFingerprints() != settled { return nil }
         if loaded.hasErrors {
             let errors = loaded.diagnostics.filter(\.isError)
-            let status = state.withLock { state -> BoardStatus? in
+            let changed = state.withLock { state in
                 state.fingerprints = loaded.fingerprints
-                guard state.status.reloadErrors != errors else { return nil }
+                guard state.status.reloadErrors != errors else { return false }
                 state.status.reloadErrors = errors
-                return state.status
+                return true
             }
-            if let status { announce(status) }
+            if changed { announce() }
             return LoadReport(registry: loaded.report.registry, diagnostics: loaded.diagnostics)
         }
         let contents = readStore()
@@ -204,13 +194,13 @@ final class BoardEngine: Sendable {
             state.revision += 1
             let fixed = !state.status.reloadErrors.isEmpty
             state.status.reloadErrors = []
-            return (state.revision, state.runtime, state.storeVersion, fixed ? state.status : nil)
+            return (state.revision, state.runtime, state.storeVersion, fixed)
         }
         let registry = loaded.report.registry
         let snapshot = Self.build(loaded, inputs: inputs, options: options,
                                   runtime: StoreContents(entries: runtime, version: version), revision: revision)
         publish(snapshot, positions: nil)
-        if let fixed { announce(fixed) }
+        if fixed { announce() }
         return LoadReport(registry: registry, diagnostics: loaded.diagnostics)
     }
 
@@ -229,14 +219,12 @@ final class BoardEngine: Sendable {
 
     /// Records whether the store can be read, and announces a change of that.
     private func recordStoreHealth(_ error: StoreError?) {
-        let problem = error?.description
-        let status = state.withLock { state -> BoardStatus? in
-            state.storeError = error
-            guard state.status.storeProblem != problem else { return nil }
-            state.status.storeProblem = problem
-            return state.status
+        let changed = state.withLock { state in
+            guard state.status.storeProblem != error else { return false }
+            state.status.storeProblem = error
+            return true
         }
-        if let status { announce(status) }
+        if changed { announce() }
     }
 
     /// Re-reads the runtime store (another process may have changed it) and publishes what changed.

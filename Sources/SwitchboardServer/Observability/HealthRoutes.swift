@@ -44,7 +44,7 @@ struct HealthRoutes {
             "version": .string(SwitchboardVersion.current),
         ]
         if !errors.isEmpty { object["reloadErrors"] = .list(errors.map { .string($0.description) }) }
-        if let storeProblem = status.storeProblem { object["storeError"] = .string(storeProblem) }
+        if let storeProblem = status.storeProblem { object["storeError"] = .string(storeProblem.description) }
         return .object(object)
     }
 }

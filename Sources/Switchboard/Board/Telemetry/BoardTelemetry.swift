@@ -41,7 +41,7 @@ final class BoardTelemetry: Sendable {
     }
 
     /// The first snapshot is in service. Its warnings are not logged: the board's creator has them in
-    /// ``Board/diagnostics`` and presents them (the command line prints them); a store that cannot be read is
+    /// the warnings of ``Board/status`` and presents them (the command line prints them); a store that cannot be read is
     /// logged and counted, as an outage.
     func started(_ snapshot: Snapshot, status: BoardStatus) {
         revision.record(Int64(truncatingIfNeeded: snapshot.revision))

@@ -320,7 +320,7 @@ public struct AuditRecord: Sendable, Hashable {
 }
 
 /// A store problem: what went wrong, with what to do about it.
-public struct StoreError: Error, Sendable, CustomStringConvertible {
+public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of problem.
     public enum Kind: Sendable, Hashable {
         /// The store's contents do not parse; it is left as it is.
