@@ -5,7 +5,7 @@ import Testing
 
 /// Changing the context refetches, and the answer is the new context's.
 @Suite struct ContextSwitchTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
 
     @Test func switchingTheContextRefetches() async throws {
         let server = try await LiveServer(board: try project.board())

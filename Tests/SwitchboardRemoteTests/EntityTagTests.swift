@@ -25,7 +25,7 @@ final class RecordingTransport: RemoteTransport {
 /// The 304 path end to end: the client sends its tag, an unchanged answer is a 304, and the tag changes with the
 /// context and with the revision.
 @Suite struct EntityTagTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
 
     @Test func revalidatesWithTheTagAndTheTagFollowsContextAndRevision() async throws {
         let board = try project.board()

@@ -5,7 +5,7 @@ import Testing
 
 /// Changes on the server reach the client over the event stream, also across a server restart.
 @Suite struct LiveUpdateTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
 
     @Test func aRuntimeOverrideReachesTheClientOverTheEventStream() async throws {
         let board = try project.board()

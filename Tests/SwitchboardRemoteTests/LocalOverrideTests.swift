@@ -9,7 +9,7 @@ import Testing
 /// Device-local overrides on a remote board: they win over the server's value on this device only, persist in
 /// the cache directory across restarts (and offline), say where they come from, and reach the streams.
 @Suite struct LocalOverrideTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
 
     @Test func anOverrideWinsLocallyAndTheServerNeverSeesIt() async throws {
         let board = try project.board()

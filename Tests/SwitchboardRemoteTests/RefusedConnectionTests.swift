@@ -6,7 +6,7 @@ import Testing
 /// A stopped `switchboard serve`: the refused connection is reported at once (not at the request's deadline), the
 /// cache serves meanwhile, and the board catches up when the server starts again on the same port.
 @Suite struct RefusedConnectionTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
 
     @Test(arguments: [false, true])
     func aStoppedServerIsReportedAtOnceAndCaughtUpWhenItStarts(cached: Bool) async throws {

@@ -7,7 +7,7 @@ import Testing
 /// `updates(of:)` on a remote board: the server's change to the key reaches the stream, other keys do not, and
 /// ending the stream frees its observer.
 @Suite struct RemoteKeyUpdatesTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
 
     @Test func aServerChangeReachesTheKeysStreamOnly() async throws {
         let board = try project.board()

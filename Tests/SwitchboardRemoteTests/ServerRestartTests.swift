@@ -6,7 +6,7 @@ import Testing
 /// A server killed under a board that follows its event stream and started again on the same port: the board
 /// keeps its values, reports the outage, and catches up with what changed while it was cut off.
 @Suite struct ServerRestartTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
 
     @Test(arguments: [false, true])
     func aKilledServerRestartedOnTheSamePortIsCaughtUp(cached: Bool) async throws {

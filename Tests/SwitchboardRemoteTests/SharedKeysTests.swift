@@ -6,7 +6,7 @@ import Testing
 /// The keys `switchboard generate` wrote for `Fixtures/flags` (GeneratedKeys.swift) work with a local board and a
 /// remote board alike, and so does code written against `FlagReader`.
 @Suite struct SharedKeysTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
 
     /// What an app would write once for both boards.
     struct Settings: Equatable {

@@ -8,7 +8,7 @@ import Testing
 
 /// How a remote board starts: server up, server down with a cache, server down with none, a corrupt cache.
 @Suite struct StartupTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
 
     @Test func servesTheServersValuesAndKeepsACache() async throws {
         let server = try await LiveServer(board: try project.board())

@@ -8,24 +8,13 @@ import SwitchboardServer
 import SwitchboardTestSupport
 import Testing
 
-/// A throwaway folder with a copy of `Fixtures/flags`, a runtime store and a cache folder, removed when released.
-final class TestProject: Sendable {
-    /// The project folder.
-    let path: String
-
-    init() {
-        path = NSTemporaryDirectory() + "switchboard-remote-test-" + UUID().uuidString
-        let source = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent("flags")
-        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        try! FileManager.default.copyItem(atPath: source.path, toPath: flags)
+extension TestProject {
+    /// A throwaway project whose `flags/` is a copy of this target's `Fixtures/<fixture>`, removed when released.
+    convenience init(fixture: String) {
+        let source = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent(fixture)
+        self.init(copyingFlags: source.path, prefix: "switchboard-remote-test")
     }
 
-    deinit {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    /// The definitions folder.
-    var flags: String { path + "/flags" }
     /// The runtime store.
     var state: String { path + "/state/overrides.json" }
     /// The remote board's cache folder.
@@ -78,7 +67,7 @@ func recordingLogger(_ handler: InMemoryLogHandler) -> Logger {
 
 /// A port nobody listens on: bound once by a server that then stopped.
 func closedPort() async throws -> Int {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
     let server = try await LiveServer(board: try project.board())
     let port = server.port
     await server.stop()

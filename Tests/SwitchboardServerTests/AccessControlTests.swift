@@ -4,11 +4,12 @@ import HummingbirdTesting
 import Prometheus
 import Switchboard
 import SwitchboardServer
+import SwitchboardTestSupport
 import Testing
 
 /// Who gets through: the admin token on `/v1`, the optional read token on `/ofrep/v1`.
 @Suite struct AccessControlTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
 
     private func withClient(
         admin: String? = nil, read: String? = nil,

@@ -1,5 +1,6 @@
 import Foundation
 import SwitchboardServer
+import SwitchboardTestSupport
 import Testing
 
 @Suite struct AccessTokenTests {
@@ -25,7 +26,7 @@ import Testing
     }
 
     @Test func loadsFromAFileBeforeTheEnvironment() throws {
-        let project = TestProject()
+        let project = TestProject(fixture: "flags")
         project.write("token", "from-file\n")
         let fromFile = try AccessToken.load(file: project.path + "/token", environmentVariable: "TOKEN",
                                             environment: ["TOKEN": "from-env"])
@@ -38,7 +39,7 @@ import Testing
     }
 
     @Test func refusesAMissingOrEmptyTokenFile() {
-        let project = TestProject()
+        let project = TestProject(fixture: "flags")
         project.write("empty", "\n")
         #expect(throws: AccessToken.LoadError.self) {
             try AccessToken.load(file: project.path + "/missing", environmentVariable: "T", environment: [:])

@@ -3,11 +3,12 @@ import Hummingbird
 import HummingbirdTesting
 import Switchboard
 import SwitchboardServer
+import SwitchboardTestSupport
 import Testing
 
 /// The admin API under `/v1`, with the admin token.
 @Suite struct AdminAPITests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
     static let authorization: HTTPFields = [.authorization: "Bearer admin-secret"]
 
     private func withClient(

@@ -3,11 +3,12 @@ import Hummingbird
 import HummingbirdTesting
 import Switchboard
 import SwitchboardServer
+import SwitchboardTestSupport
 import Testing
 
 /// `ETag` and `If-Match` on the admin API: two people toggling at once never silently overwrite each other.
 @Suite struct AdminCompareAndSetTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
 
     private func withClient(
         board: Board, _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void

@@ -3,11 +3,12 @@ import HummingbirdTesting
 import Prometheus
 import Switchboard
 import SwitchboardServer
+import SwitchboardTestSupport
 import Testing
 
 /// The server reports the version `switchboard --version` prints: in `/healthz` and as a build-info gauge.
 @Suite struct BuildInfoTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
 
     @Test func healthNamesTheVersion() async throws {
         try await FlagServer(board: project.board()).makeApplication().test(.router) { client in

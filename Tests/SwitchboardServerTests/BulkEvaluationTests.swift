@@ -3,11 +3,12 @@ import Hummingbird
 import HummingbirdTesting
 import Switchboard
 import SwitchboardServer
+import SwitchboardTestSupport
 import Testing
 
 /// `POST /ofrep/v1/evaluate/flags` through the router: every flag, the ETag, and `If-None-Match`.
 @Suite struct BulkEvaluationTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
 
     private func withClient(
         board: Board? = nil, _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Void

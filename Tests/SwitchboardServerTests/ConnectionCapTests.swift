@@ -9,7 +9,7 @@ import Testing
 /// `ServerConfiguration.maxConnections`: a connection past the cap is answered 503 with `Retry-After` and closed,
 /// and counted; once connections go, new ones are served again.
 @Suite struct ConnectionCapTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
 
     @Test func refusesConnectionsPastTheCapUntilOthersGo() async throws {
         try await LiveServer.with(project, configure: { $0.maxConnections = 3 }) { live in

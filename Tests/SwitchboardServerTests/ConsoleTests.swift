@@ -12,7 +12,7 @@ import Testing
 /// The web console's routes: the page and its assets with their security headers, who may read, the list rows,
 /// explain with a context, and the warning of a server open beyond this machine.
 @Suite struct ConsoleTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
 
     private func withClient(
         admin: String? = "admin-secret", read: String? = nil, board: Board? = nil,

@@ -9,7 +9,7 @@ import SwitchboardTestSupport
 
 /// `GET /ofrep/v1/events` and the change feed behind it, driven by hand: the test decides when the feed looks.
 @Suite struct EventStreamTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
 
     /// Opens the event stream, runs `act` once the server has subscribed, then ends the feed so the response
     /// completes, and returns its text.

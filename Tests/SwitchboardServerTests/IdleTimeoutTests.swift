@@ -7,7 +7,7 @@ import Testing
 /// `ServerConfiguration.idleTimeout`: a keep-alive connection with nothing in progress is closed, and so is one
 /// whose request body stalls; an event stream, a response in progress, is not.
 @Suite struct IdleTimeoutTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
 
     private func withServer(_ body: (LiveServer) async throws -> Void) async throws {
         try await LiveServer.with(project, configure: { configuration in

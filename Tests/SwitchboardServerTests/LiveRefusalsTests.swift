@@ -10,7 +10,7 @@ import Testing
 /// The refusals the router tests check, over real sockets through the connection handling (timeouts, cap): a
 /// body over the limit gets 413, JSON nested too deep 400 with its position, a missing or wrong token 401 or 403.
 @Suite struct LiveRefusalsTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
 
     private func withServer(_ body: (LiveServer) async throws -> Void) async throws {
         try await LiveServer.with(project, configure: { configuration in

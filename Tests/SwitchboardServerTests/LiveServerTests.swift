@@ -14,7 +14,7 @@ import SwitchboardTestSupport
 
 /// The real server on an ephemeral loopback port, with a watching board, as `switchboard serve` runs it.
 @Suite struct LiveServerTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
 
     /// Starts a server on 127.0.0.1 port 0 over a board that polls as the command line's does, runs `body`, and
     /// stops the server whatever happens.

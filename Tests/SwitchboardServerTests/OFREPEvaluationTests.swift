@@ -3,11 +3,12 @@ import Hummingbird
 import HummingbirdTesting
 import Switchboard
 import SwitchboardServer
+import SwitchboardTestSupport
 import Testing
 
 /// `POST /ofrep/v1/evaluate/flags/{key}` through the router.
 @Suite struct OFREPEvaluationTests {
-    let project = TestProject()
+    let project = TestProject(fixture: "flags")
 
     private func withClient(
         _ configuration: ServerConfiguration = ServerConfiguration(), board: Board? = nil,

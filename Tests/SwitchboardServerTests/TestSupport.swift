@@ -10,19 +10,13 @@ import Switchboard
 import SwitchboardServer
 import SwitchboardTestSupport
 
-/// A throwaway project: a copy of `Fixtures/flags` and a runtime store of its own, removed when released.
-final class TestProject: Sendable {
-    private let directory = TemporaryDirectory(prefix: "switchboard-server-test")
-    /// The project folder.
-    var path: String { directory.path }
-
-    init(fixture: String = "flags") {
+extension TestProject {
+    /// A throwaway project whose `flags/` is a copy of this target's `Fixtures/<fixture>`, removed when released.
+    convenience init(fixture: String) {
         let source = Bundle.module.url(forResource: "Fixtures", withExtension: nil)!.appendingPathComponent(fixture)
-        try! FileManager.default.copyItem(atPath: source.path, toPath: flags)
+        self.init(copyingFlags: source.path, prefix: "switchboard-server-test")
     }
 
-    /// The definitions folder.
-    var flags: String { path + "/flags" }
     /// The runtime store.
     var state: String { path + "/state/overrides.json" }
 
@@ -36,16 +30,6 @@ final class TestProject: Sendable {
         try Board(inputs: BoardInputs(directory: flags, statePath: state, environment: environment),
                   options: BoardOptions(pollInterval: polling, watchDefinitions: polling != nil, logger: logger,
                                         metricsFactory: metricsFactory))
-    }
-
-    /// Replaces a file under the project.
-    func write(_ relative: String, _ text: String) {
-        try! text.write(toFile: path + "/" + relative, atomically: true, encoding: .utf8)
-    }
-
-    /// Reads a file under the project, `nil` when absent.
-    func read(_ relative: String) -> String? {
-        directory.read(relative)
     }
 }
 
