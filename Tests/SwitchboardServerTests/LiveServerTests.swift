@@ -6,11 +6,8 @@ import InMemoryLogging
 import Logging
 import Switchboard
 import SwitchboardServer
-import Testing
-#if canImport(Glibc)
-import Glibc
 import SwitchboardTestSupport
-#endif
+import Testing
 
 /// The real server on an ephemeral loopback port, with a watching board, as `switchboard serve` runs it.
 @Suite struct LiveServerTests {
@@ -89,13 +86,17 @@ import SwitchboardTestSupport
         }
     }
 
+    /// OFREP's event stream, asked for over a plain socket.
+    static let eventStreamRequest = "GET /ofrep/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+
     @Test func announcesAChangeOnTheEventStream() async throws {
         try await withServer { server, _, _ in
             let port = try #require(server.port)
-            let stream = try EventStreamConnection(port: port)
-            #expect(try await stream.read(until: "retry: 1000").contains("text/event-stream"))
+            let stream = try RawConnection(port: port)
+            stream.send(Self.eventStreamRequest)
+            #expect(try await stream.waitFor("retry: 1000").contains("text/event-stream"))
             try project.board().set("app.new_flow", to: true, actor: "other-terminal")
-            let text = try await stream.read(until: "refetchEvaluation")
+            let text = try await stream.waitFor("refetchEvaluation")
             #expect(text.contains("\"type\":\"refetchEvaluation\""))
         }
     }
@@ -103,11 +104,12 @@ import SwitchboardTestSupport
     @Test func stopsWithAnEventStreamOpen() async throws {
         let server = FlagServer(board: try project.board(polling: .milliseconds(200)),
                                 configuration: ServerConfiguration(port: 0), logger: recordingLogger())
-        let stream = try EventStreamConnection(port: try await server.start())
-        #expect(try await stream.read(until: "retry: 1000").contains("text/event-stream"))
+        let stream = try RawConnection(port: try await server.start())
+        stream.send(Self.eventStreamRequest)
+        #expect(try await stream.waitFor("retry: 1000").contains("text/event-stream"))
         await server.stop()
         // The response ended properly: chunked encoding's last chunk, not a dropped connection.
-        #expect(try await stream.read(until: "0\r\n\r\n").hasSuffix("0\r\n\r\n"))
+        #expect(try await stream.waitFor("0\r\n\r\n").hasSuffix("0\r\n\r\n"))
     }
 
     @Test func keepsServingAndReportsDegradedOnAnInvalidEdit() async throws {
@@ -143,59 +145,5 @@ import SwitchboardTestSupport
             #expect(accepted.status == .ok)
             #expect(try await evaluate(client, "app.ratio").objectValue?["value"] == 2.0)
         }
-    }
-}
-
-/// An event-stream request over a plain socket, read on a thread of its own: the client under test must not sit
-/// on the concurrency pool the server in the same process needs.
-final class EventStreamConnection: @unchecked Sendable {
-    private let socket: Int32
-    private var received = ""
-
-    init(port: Int) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
-        var timeout = timeval(tv_sec: 0, tv_usec: 50_000)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        let request = "GET /ofrep/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
-        _ = request.withCString { send(socket, $0, strlen($0), 0) }
-    }
-
-    deinit {
-        close(socket)
-    }
-
-    /// Everything received so far, once it contains `marker`; throws ``DeadlineExceeded`` when the connection
-    /// closes or `timeout` passes first.
-    func read(
-        until marker: String, timeout: Duration = generousDeadline, file: String = #fileID, line: Int = #line
-    ) async throws -> String {
-        let text: String = await withCheckedContinuation { continuation in
-            Thread {
-                let clock = ContinuousClock()
-                let start = clock.now
-                var buffer = [UInt8](repeating: 0, count: 4096)
-                while !self.received.contains(marker), clock.now - start < timeout {
-                    let count = recv(self.socket, &buffer, buffer.count, 0)
-                    if count > 0 { self.received += String(decoding: buffer[..<count], as: UTF8.self) }
-                    if count == 0 { break }
-                }
-                continuation.resume(returning: self.received)
-            }.start()
-        }
-        guard text.contains(marker) else {
-            let what = "\(marker.debugDescription) on the event stream, after \(text.debugDescription)"
-            throw DeadlineExceeded(what: what, timeout: timeout, file: file, line: line)
-        }
-        return text
     }
 }
