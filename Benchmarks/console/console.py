@@ -90,13 +90,16 @@ def writes_through_the_page(page, server, count):
     page.wait_for_selector("#edit-value")
     for round in range(count):
         value = str(1 + round % 900)
+        version = page.get_attribute("#editor", "data-version")
         page.fill("#edit-value", value)
         page.press("#edit-value", "Enter")
         page.wait_for_selector("#confirm[open]")
         page.keyboard.press("Enter")
+        # Written, and the editor rebuilt for the new version: typing before that would be undone by the rebuild.
         page.wait_for_function(
             f"() => document.querySelector('#flag-rows tr[data-key=\"{KEY}\"] td.value').textContent"
-            f".startsWith('{value}') && document.getElementById('edit-value')", polling="raf")
+            f".startsWith('{value}') && document.getElementById('edit-value')"
+            f" && document.getElementById('editor').dataset.version !== '{version}'", polling="raf")
 
 
 def main():

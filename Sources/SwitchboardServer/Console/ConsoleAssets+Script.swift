@@ -410,6 +410,9 @@ extension ConsoleAssets {
     $('editor-reset').disabled = !(flag.version > 0);
     if (!force && signature === state.editorSignature && $('edit-value')) return;
     state.editorSignature = signature;
+    // The version the editor writes against (`If-Match`), for whoever drives the page: a script that writes
+    // twice in a row waits for it to change before typing again.
+    form.dataset.version = String(flag.version);
     setText('editor-error', '');
     const field = $('editor-field');
     clear(field);
