@@ -6,47 +6,18 @@
 #   ci-run.sh PATH/TO/switchboard PATH/TO/config-reader-app
 # Without arguments it builds both and compares the output with expected-output.txt itself.
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-if [ $# -eq 0 ]; then
-    swift build --package-path "$root" --product switchboard >&2
-    swift build --package-path "$here" >&2
-    actual=$("$0" "$(swift build --package-path "$root" --show-bin-path)/switchboard" \
-        "$(swift build --package-path "$here" --show-bin-path)/config-reader-app")
-    diff -u "$here/expected-output.txt" <(printf '%s\n' "$actual")
-    echo "ConfigReaderApp: output as expected" >&2
-    exit 0
-fi
+source "$(dirname "$0")/../ci-support.sh"
+example_standalone ConfigReaderApp config-reader-app "$@"
 switchboard="$1"
 app="$2"
-work=$(mktemp -d)
-app_pid=""
-cleanup() {
-    [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null || true
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-cp -R "$here/flags" "$work/flags"
+cp -R "$example_root/Examples/ConfigReaderApp/flags" "$work/flags"
 
 env -i PATH="$PATH" HOME="$work" "$app" --flags "$work/flags" --state "$work/state.json" \
     --watch app.upload.max_mb >"$work/app.out" 2>"$work/app.err" &
 app_pid=$!
-wait_for_line() {
-    for _ in $(seq 1 600); do
-        grep -qxF "$1" "$work/app.out" && return 0
-        sleep 0.1
-    done
-    echo "config-reader-app never printed '$1':" >&2
-    cat "$work/app.out" "$work/app.err" >&2
-    return 1
-}
-wait_for_line "app.upload.max_mb = 25"
+wait_for_line "$work/app.out" "app.upload.max_mb = 25" config-reader-app
 env -i PATH="$PATH" HOME="$work" "$switchboard" set app.upload.max_mb 100 --actor ci \
     --flags "$work/flags" --state "$work/state.json" >/dev/null
-wait_for_line "app.upload.max_mb = 100"
-# TERM, not INT: a background job of a non-interactive shell ignores SIGINT.
-kill -TERM "$app_pid"
-wait "$app_pid" 2>/dev/null || true
-app_pid=""
+wait_for_line "$work/app.out" "app.upload.max_mb = 100" config-reader-app
+stop_job "$app_pid"
 cat "$work/app.out"

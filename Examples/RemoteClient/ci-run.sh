@@ -13,18 +13,8 @@ switchboard="$1"
 client="$2"
 # Far below the client's one-minute request timeout, far above what a loaded machine needs to start a process.
 offline_bound="${OFFLINE_BOUND:-10}"
-work=$(mktemp -d)
-server_pid=""
-client_pid=""
-cleanup() {
-    [ -n "$client_pid" ] && kill "$client_pid" 2>/dev/null || true
-    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-cp -R "$root/flags" "$work/flags"
+source "$(dirname "$0")/../ci-support.sh"
+cp -R "$example_root/flags" "$work/flags"
 
 # start_server PORT: `switchboard serve` on PORT (0: a free one); sets server_pid and port.
 start_server() {
@@ -43,8 +33,7 @@ start_server() {
 }
 
 stop_server() {
-    kill -TERM "$server_pid"
-    wait "$server_pid" 2>/dev/null || true
+    stop_job "$server_pid"
     server_pid=""
 }
 
@@ -58,9 +47,7 @@ start_client() {
 }
 
 stop_client() {
-    # TERM, not INT: a background job of a non-interactive shell ignores SIGINT.
-    kill -TERM "$client_pid"
-    wait "$client_pid" 2>/dev/null || true
+    stop_job "$client_pid"
     client_pid=""
 }
 
