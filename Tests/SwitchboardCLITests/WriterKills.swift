@@ -75,7 +75,8 @@ enum WriterKills {
             let bytes = try #require(FileManager.default.contents(atPath: store), "round \(round): no store")
             #expect(throws: Never.self, "round \(round)") { try FileStore.decode(Array(bytes), path: store) }
             let board = try openBoard(flags)
-            #expect(board.status.storeProblem == nil, "round \(round): \(String(describing: board.status.storeProblem))")
+            let problem = board.status.storeProblem
+            #expect(problem == nil, "round \(round): \(String(describing: problem))")
             let log = board.auditLog()
             for key in keys {
                 let value = board.int(key, default: -1)

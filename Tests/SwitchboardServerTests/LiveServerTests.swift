@@ -87,7 +87,8 @@ import Testing
     }
 
     /// OFREP's event stream, asked for over a plain socket.
-    static let eventStreamRequest = "GET /ofrep/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+    static let eventStreamRequest =
+        "GET /ofrep/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
 
     @Test func announcesAChangeOnTheEventStream() async throws {
         try await withServer { server, _, _ in

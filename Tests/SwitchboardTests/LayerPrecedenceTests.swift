@@ -67,7 +67,9 @@ struct LayerPrecedenceTests {
         let project = makeProject()
         let board = try openBoard(project.flags, environment: ["SWITCHBOARD_APP__NEW_FLOW": "yes"])
         #expect(board.resolve("app.new_flow").layer == .default)
-        #expect(board.status.warnings.contains { $0.hint == "write true (only true and false are booleans in YAML 1.2)" })
+        #expect(board.status.warnings.contains {
+            $0.hint == "write true (only true and false are booleans in YAML 1.2)"
+        })
     }
 
     @Test func missingEnvironmentFileIsAnError() {

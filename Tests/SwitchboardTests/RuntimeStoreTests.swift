@@ -61,7 +61,9 @@ struct RuntimeStoreTests {
         project.write("flags/app.yaml", sampleDefinitions.replacingOccurrences(of: "stress.a:", with: "stress.c:"))
         let board = try openBoard(project.flags)
         #expect(board.snapshot.orphans["app.stress.a"]?.value == .int(3))
-        #expect(board.status.warnings.contains { $0.message == "runtime override of app.stress.a is orphaned: no definition has this key" })
+        #expect(board.status.warnings.contains {
+            $0.message == "runtime override of app.stress.a is orphaned: no definition has this key"
+        })
         try board.set("app.new_flow", to: true, actor: "t")
         #expect(try stored(project)["app.stress.a"] != nil)
         try board.reset("app.stress.a", actor: "t")

@@ -40,9 +40,9 @@ final class BoardTelemetry: Sendable {
         degraded.record(0)
     }
 
-    /// The first snapshot is in service. Its warnings are not logged: the board's creator has them in
-    /// the warnings of ``Board/status`` and presents them (the command line prints them); a store that cannot be read is
-    /// logged and counted, as an outage.
+    /// The first snapshot is in service. Its warnings are not logged: the board's creator has them in the
+    /// warnings of ``Board/status`` and presents them (the command line prints them); a store that cannot be read
+    /// is logged and counted, as an outage.
     func started(_ snapshot: Snapshot, status: BoardStatus) {
         revision.record(Int64(truncatingIfNeeded: snapshot.revision))
         definitions.record(snapshot.registry.count)
