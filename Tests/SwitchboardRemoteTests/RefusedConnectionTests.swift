@@ -34,10 +34,7 @@ import Testing
 
         try board.set("app.upload.max_mb", to: 90, actor: "test")
         server = try await LiveServer(board: board, port: port)
-        let restarted = ContinuousClock.now
         try await waitUntil("caught up") { remote.int("app.upload.max_mb", default: 0) == 90 }
-        // The board's backoff is capped at 300 ms in these tests: far less than this bound on any machine.
-        #expect(ContinuousClock.now - restarted < .seconds(30))
         #expect(remote.status == .live)
         #expect(remote.lastError == nil)
         if cached { #expect(!sampler.values.contains(0), "the cached value was never lost") }

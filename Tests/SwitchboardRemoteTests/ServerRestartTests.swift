@@ -29,9 +29,7 @@ import Testing
         let restarted = try FaultServer(port: server.port)
         restarted.serve(["limit": 6])
         restarted.advertiseEvents(true)
-        let start = ContinuousClock.now
         try await waitUntil("caught up") { remote.int("limit", default: 0) == 6 }
-        #expect(ContinuousClock.now - start < .seconds(30))
         try await waitUntil("following the new stream") { restarted.openStreams == 1 }
         #expect(remote.status == .live)
         #expect(remote.lastError == nil)
@@ -62,9 +60,7 @@ import Testing
         #expect(follower.int("app.upload.max_mb", default: 0) == 25)
         try board.set("app.upload.max_mb", to: 64, actor: "test")
         server = try await LiveServer(board: board, port: server.port)
-        let start = ContinuousClock.now
         try await waitUntil("caught up") { follower.int("app.upload.max_mb", default: 0) == 64 }
-        #expect(ContinuousClock.now - start < .seconds(30))
         #expect(follower.status == .live)
         // And the new event stream delivers later changes.
         try board.set("app.upload.max_mb", to: 65, actor: "test")

@@ -21,9 +21,7 @@ import Testing
 
         server.serve(["limit": 6])
         server.answer(with: .normal)
-        let ready = ContinuousClock.now
         try await waitUntil("recovered") { remote.int("limit", default: 0) == 6 }
-        #expect(ContinuousClock.now - ready < .seconds(30))
         #expect(remote.status == .live)
         #expect(remote.lastError == nil)
         if cached { #expect(!sampler.values.contains(0), "the cached value was never lost") }

