@@ -121,11 +121,11 @@ public final class Board: Sendable {
         } ?? defaultValue
     }
 
-    /// Typed lookup of a typed key.
+    /// Typed lookup of a typed key for a context. (Without a context, ``FlagReader``'s `value(_:)` serves, on the
+    /// fast path of ``value(_:default:)``.)
     @inlinable
-    public func value<T: FlagValue>(_ key: FlagKey<T>, context: EvaluationContext? = nil) -> T {
-        if let context { return value(key.key, default: key.defaultValue, context: context) }
-        return value(key.key, default: key.defaultValue)
+    public func value<T: FlagValue>(_ key: FlagKey<T>, context: EvaluationContext) -> T {
+        value(key.key, default: key.defaultValue, context: context)
     }
 
     /// The fast path: hands `visit` the context-free value of a key, if it has one, with no allocation. `visit`
@@ -348,9 +348,16 @@ public final class Board: Sendable {
     // MARK: - Reloading and changes
 
     /// The board's health, in one place: the last failed reload's errors, the store's problem, and the warnings
-    /// that do not stop the board (skipped override values, orphaned overrides, stale definitions). Each change of
-    /// the errors or the store's problem is also announced to ``subscribe(_:)`` as ``BoardEvent/status(_:)``.
+    /// that do not stop the board (skipped override values, orphaned overrides, stale definitions, and the store's
+    /// problem again, as a diagnostic). Each change of the errors or the store's problem is also announced to
+    /// ``subscribe(_:)`` as ``BoardEvent/status(_:)``; the warnings change only with a publication.
+    ///
+    /// The warnings are gathered from every definition on each read; code that polls the health often (a probe)
+    /// reads ``BoardStatus/isDegraded`` of a status it keeps from ``subscribe(_:)`` instead.
     public var status: BoardStatus { engine.status }
+
+    /// The reload errors and the store's problem without the warnings: `/healthz` and the REPL's prompt.
+    package var health: BoardStatus { engine.health }
 
     /// The warnings about overrides only: skipped file and env values, orphaned runtime overrides, override file
     /// warnings and a store that cannot be read. Definition warnings (stale flags) are `validate`'s business. (The
@@ -388,8 +395,10 @@ public final class Board: Sendable {
     }
 
     /// Calls `handler` with every event from now on, in order, until the subscription is cancelled or released:
-    /// each publication (with what changed) and each change of ``status``. The handler runs on the thread that
-    /// made the change, after the change is in service; it must not block. ``changes`` is a stream built on it.
+    /// each publication (with what changed) and each change of the ``status``'s reload errors or store problem
+    /// (with the warnings of that moment; warnings change only with a publication). The handler runs on the thread
+    /// that made the change, after the change is in service; it must not block. ``changes`` is a stream built on
+    /// it.
     public func subscribe(_ handler: @escaping @Sendable (BoardEvent) -> Void) -> ChangeSubscription {
         engine.publisher.subscribe(handler)
     }

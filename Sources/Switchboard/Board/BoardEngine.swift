@@ -120,33 +120,36 @@ final class BoardEngine: Sendable {
         publisher.send(.published(Publication(old: old, new: snapshot, positions: positions)))
     }
 
-    /// Tells the telemetry and the subscribers of a new status (read whole, with the warnings of the moment).
+    /// Tells the telemetry and the subscribers of a new status, with the warnings of the moment.
     private func announce() {
         let status = self.status
         telemetry.changed(to: status)
         publisher.send(.status(status))
     }
 
-    /// The board's health: the last reload's errors, the store's problem, and the warnings of the moment.
-    var status: BoardStatus {
-        var status = state.withLock { $0.status }
-        status.warnings = warnings(besides: \.loadDiagnostics)
-        return status
-    }
+    /// The board's health: the last reload's errors, the store's problem, and the warnings, read together.
+    var status: BoardStatus { status(warnings: \.loadDiagnostics) }
+
+    /// The reload errors and the store's problem without the warnings, which cost a walk over every definition:
+    /// what `/healthz` and the REPL's prompt read.
+    var health: BoardStatus { state.withLock { $0.status } }
 
     /// The warnings about overrides only: skipped file and env values, orphaned runtime overrides, override
     /// file warnings and a store that cannot be read. Definition warnings (stale flags) are `validate`'s business.
-    var overrideWarnings: [Diagnostic] { warnings(besides: \.fileDiagnostics) }
+    var overrideWarnings: [Diagnostic] { status(warnings: \.fileDiagnostics).warnings }
 
-    /// The snapshot's diagnostics and the store's problem, with the load's diagnostics that `path` picks.
-    private func warnings(besides path: KeyPath<State, [Diagnostic]>) -> [Diagnostic] {
-        let snapshot = cell.snapshot
+    /// The status with the warnings of the snapshot in service, the store's problem and the load's diagnostics
+    /// that `path` picks, all under one reading of the state (so the store's problem and its warning agree).
+    private func status(warnings path: KeyPath<State, [Diagnostic]>) -> BoardStatus {
+        let snapshotWarnings = cell.snapshot.diagnostics
         return state.withLock { state in
-            var all = state[keyPath: path] + snapshot.diagnostics
+            var status = state.status
+            var all = state[keyPath: path] + snapshotWarnings
             if let problem = state.status.storeProblem {
                 all.append(.error(at: nil, problem.message, hint: problem.hint))
             }
-            return Diagnostic.sorted(all)
+            status.warnings = Diagnostic.sorted(all)
+            return status
         }
     }
 

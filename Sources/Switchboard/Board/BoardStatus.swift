@@ -1,9 +1,9 @@
 /// A board's health, in one place: what stops it from serving what its inputs hold (the last failed reload's
 /// errors, a store it cannot read) and what it serves around (warnings: skipped override values, orphaned
-/// runtime overrides, stale definitions).
+/// runtime overrides, stale definitions, and a store it cannot read, as a diagnostic).
 ///
 /// ``Board/status`` reads it; ``BoardEvent/status(_:)`` announces each change of ``reloadErrors`` or
-/// ``storeProblem``. The server's `/healthz` and the console's banner show it; the command line prints the
+/// ``storeProblem``, with the warnings of that moment (warnings change only with a publication). The server's `/healthz` and the console's banner show it; the command line prints the
 /// warnings.
 public struct BoardStatus: Sendable, Equatable {
     /// The errors of the last reload that failed; empty once a reload succeeds.

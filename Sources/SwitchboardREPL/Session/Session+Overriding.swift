@@ -81,7 +81,7 @@ extension Session {
 
     func reload() -> Reply {
         let report = board.reload()
-        reportedReloadErrors = board.status.reloadErrors
+        reportedReloadErrors = board.health.reloadErrors
         let diagnostics = report.diagnostics.map { errorTerminal.render($0) + "\n" }.joined()
         guard !report.hasErrors else {
             let errors = report.errors.count

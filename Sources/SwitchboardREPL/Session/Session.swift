@@ -82,7 +82,7 @@ public final class Session {
         board.checkForChanges()
         let output = tracker.changes(board: board, context: context)
             .map { "* " + $0.rendered(terminal: terminal) + "\n" }.joined()
-        let errors = board.status.reloadErrors
+        let errors = board.health.reloadErrors
         guard errors != reportedReloadErrors else { return Reply(output: output) }
         reportedReloadErrors = errors
         guard !errors.isEmpty else { return Reply(output: output) }

@@ -34,7 +34,7 @@ struct HealthRoutes {
     /// and a probe that restarted it would only lose those.
     static func health(of board: Board) -> Value {
         // One reading of the status, so the fields agree with each other.
-        let status = board.status
+        let status = board.health
         let errors = status.reloadErrors
         var object: [String: Value] = [
             "status": status.isDegraded ? "degraded" : "ok",
