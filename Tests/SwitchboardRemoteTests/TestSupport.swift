@@ -15,15 +15,13 @@ extension TestProject {
         self.init(copyingFlags: source.path, prefix: "switchboard-remote-test")
     }
 
-    /// The runtime store.
-    var state: String { path + "/state/overrides.json" }
     /// The remote board's cache folder.
     var cache: String { path + "/cache" }
 
     /// A board on the project that never reads the machine's environment; without polling, changes made
     /// through it are still announced at once.
     func board() throws -> Board {
-        try Board(inputs: BoardInputs(directory: flags, statePath: state, environment: [:]),
+        try Board(inputs: BoardInputs(directory: flags, statePath: storePath, environment: [:]),
                   options: BoardOptions(pollInterval: nil))
     }
 }

@@ -64,7 +64,7 @@ import Testing
                                                body: .json(#"{"value":2}"#))
             #expect(status == .forbidden)
         }
-        #expect(project.read("state/overrides.json") == nil)
+        #expect(project.read(".switchboard/overrides.json") == nil)
     }
 
     @Test func leavesOFREPOpenWithoutAReadToken() async throws {

@@ -114,7 +114,7 @@ import Testing
             #expect(error != nil)
             if let message { #expect(error == message) }
         }
-        #expect(project.read("state/overrides.json") == nil)
+        #expect(project.read(".switchboard/overrides.json") == nil)
         #expect(board.auditLog().isEmpty)
         #expect(board.resolve("app.upload.max_mb").value == 25)
     }
@@ -125,7 +125,7 @@ import Testing
             let response = try await request(client, .put, "/v1/overrides/app.button_color", body: body)
             #expect(response.status == .contentTooLarge)
         }
-        #expect(project.read("state/overrides.json") == nil)
+        #expect(project.read(".switchboard/overrides.json") == nil)
     }
 
     @Test func removesAnOverride() async throws {

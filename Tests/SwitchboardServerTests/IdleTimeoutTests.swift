@@ -32,7 +32,7 @@ import Testing
     @Test func keepsAnEventStreamOpenPastTheIdleTimeout() async throws {
         try await withServer { live in
             let stream = try RawConnection(port: live.port)
-            stream.send("GET /ofrep/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+            stream.send(RawConnection.eventStreamRequest)
             _ = try await stream.waitFor("retry: 1000\n\n")
             // A connection left idle after the stream opened: once it is closed, the stream has been quiet for
             // longer than the idle timeout.

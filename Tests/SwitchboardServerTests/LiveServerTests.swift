@@ -86,15 +86,11 @@ import Testing
         }
     }
 
-    /// OFREP's event stream, asked for over a plain socket.
-    static let eventStreamRequest =
-        "GET /ofrep/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
-
     @Test func announcesAChangeOnTheEventStream() async throws {
         try await withServer { server, _, _ in
             let port = try #require(server.port)
             let stream = try RawConnection(port: port)
-            stream.send(Self.eventStreamRequest)
+            stream.send(RawConnection.eventStreamRequest)
             #expect(try await stream.waitFor("retry: 1000").contains("text/event-stream"))
             try project.board().set("app.new_flow", to: true, actor: "other-terminal")
             let text = try await stream.waitFor("refetchEvaluation")
@@ -106,7 +102,7 @@ import Testing
         let server = FlagServer(board: try project.board(polling: .milliseconds(200)),
                                 configuration: ServerConfiguration(port: 0), logger: recordingLogger())
         let stream = try RawConnection(port: try await server.start())
-        stream.send(Self.eventStreamRequest)
+        stream.send(RawConnection.eventStreamRequest)
         #expect(try await stream.waitFor("retry: 1000").contains("text/event-stream"))
         await server.stop()
         // The response ended properly: chunked encoding's last chunk, not a dropped connection.

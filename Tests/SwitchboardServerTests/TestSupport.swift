@@ -17,8 +17,6 @@ extension TestProject {
         self.init(copyingFlags: source.path, prefix: "switchboard-server-test")
     }
 
-    /// The runtime store.
-    var state: String { path + "/state/overrides.json" }
 
     /// A board on the project. Without polling, tests decide when changes are read; the process environment is
     /// left out so that no `SWITCHBOARD_…` variable of the machine leaks in.
@@ -27,7 +25,7 @@ extension TestProject {
         environment: [String: String] = [:], polling: Duration? = nil, logger: Logger = quietLogger,
         metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance
     ) throws -> Board {
-        try Board(inputs: BoardInputs(directory: flags, statePath: state, environment: environment),
+        try Board(inputs: BoardInputs(directory: flags, statePath: storePath, environment: environment),
                   options: BoardOptions(pollInterval: polling, watchDefinitions: polling != nil, logger: logger,
                                         metricsFactory: metricsFactory))
     }

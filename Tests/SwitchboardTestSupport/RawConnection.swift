@@ -15,6 +15,10 @@ public final class RawConnection: Sendable {
         var closed = false
     }
 
+    /// OFREP's event stream, asked for as a browser or SDK does.
+    public static let eventStreamRequest =
+        "GET /ofrep/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+
     /// Connects to 127.0.0.1:`port`.
     public init(port: Int) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
