@@ -8,12 +8,14 @@
 #      its request timeout is a minute (so it does not wait for the network);
 #   3. starts the server again on the same port and waits for the client's line with the value changed offline.
 #   ci-run.sh PATH/TO/switchboard PATH/TO/remote-client
+# Without arguments it builds both and compares the output with expected-output.txt itself.
 set -euo pipefail
+source "$(dirname "$0")/../ci-support.sh"
+example_standalone RemoteClient remote-client "$@"
 switchboard="$1"
 client="$2"
 # Far below the client's one-minute request timeout, far above what a loaded machine needs to start a process.
 offline_bound="${OFFLINE_BOUND:-10}"
-source "$(dirname "$0")/../ci-support.sh"
 cp -R "$example_root/flags" "$work/flags"
 
 # start_server PORT: `switchboard serve` on PORT (0: a free one); sets server_pid and port.
