@@ -3,8 +3,8 @@
 /// runtime overrides, stale definitions, and a store it cannot read, as a diagnostic).
 ///
 /// ``Board/status`` reads it; ``BoardEvent/status(_:)`` announces each change of ``reloadErrors`` or
-/// ``storeProblem``, with the warnings of that moment (warnings change only with a publication). The server's `/healthz` and the console's banner show it; the command line prints the
-/// warnings.
+/// ``storeProblem``, with the warnings of that moment (warnings change only with a publication). The server's
+/// `/healthz` and the console's banner show it; the command line prints the warnings.
 public struct BoardStatus: Sendable, Equatable {
     /// The errors of the last reload that failed; empty once a reload succeeds.
     public var reloadErrors: [Diagnostic] = []
