@@ -39,6 +39,19 @@ struct ServerError: HTTPResponseError {
 }
 
 extension Response {
+    /// What `next` answers for `request`, with a thrown refusal that knows its response (``ServerError`` and
+    /// Hummingbird's own) turned into that response here rather than later by the router, so that a middleware
+    /// sees it. Any other error is thrown on.
+    static func answer(
+        to request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as any HTTPResponseError {
+            return try error.response(from: request, context: context)
+        }
+    }
+
     /// A JSON response from text that is already JSON.
     static func json(_ text: String, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         json(ByteBuffer(string: text), status: status, headers: headers)

@@ -38,12 +38,7 @@ struct ConsoleHeadersMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response
     ) async throws -> Response {
-        var response: Response
-        do {
-            response = try await next(request, context)
-        } catch let error as any HTTPResponseError {
-            response = try error.response(from: request, context: context)
-        }
+        var response = try await Response.answer(to: request, context: context, next: next)
         ConsoleHeaders.add(to: &response.headers)
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
         return response

@@ -13,9 +13,7 @@ struct MetricsMiddleware: RouterMiddleware {
     ) async throws -> Response {
         let response: Response
         do {
-            response = try await next(request, context)
-        } catch let error as any HTTPResponseError {
-            response = try error.response(from: request, context: context)
+            response = try await Response.answer(to: request, context: context, next: next)
         } catch {
             metrics.recordRequest(status: 500)
             throw error
