@@ -105,54 +105,27 @@ public final class RemoteBoard: FlagReader {
     public func details<T: FlagValue>(
         _ key: String, as type: T.Type = T.self, default defaultValue: T, context: EvaluationContext = .empty
     ) -> Details<T> {
-        answer(key, default: defaultValue, typeName: T.valueType.rawValue, context: context) { T(flagValue: $0) }
+        Details(key: key, resolution: resolution(key, context: context), default: defaultValue)
     }
 
     /// A key's answer, untyped: the value (`nil` when the caller's default applies), variant, reason and error,
     /// as ``details(_:as:default:context:)`` reports them, and the server's metadata.
     public func resolve(_ key: String) -> Resolution {
-        let details = answer(key, default: Value?.none, typeName: "any", context: .empty) { Optional($0) }
-        return Resolution(value: details.value, variant: details.variant, reason: details.reason,
-                          layer: details.layer, errorCode: details.errorCode, errorMessage: details.errorMessage,
-                          metadata: core.cell.snapshot.flags[key]?.metadata ?? [:])
+        resolution(key, context: .empty)
     }
 
-    private func answer<T: Sendable>(
-        _ key: String, default defaultValue: T, typeName: String, context: EvaluationContext,
-        convert: (Value) -> T?
-    ) -> Details<T> {
+    private func resolution(_ key: String, context: EvaluationContext) -> Resolution {
         if !context.isEmpty, context != core.context {
-            return Details(of: key, value: defaultValue, reason: .error, errorCode: .invalidContext,
-                           errorMessage: "a remote board answers for its own context; use setContext(_:) to change it")
+            return .failure(.invalidContext,
+                            "a remote board answers for its own context; use setContext(_:) to change it")
         }
         let snapshot = core.cell.snapshot
-        guard let flag = snapshot.flags[key] else {
-            if snapshot.source == .none {
-                let why = core.lastError.map { ": \($0)" } ?? ""
-                return Details(of: key, value: defaultValue, reason: .error, errorCode: .providerNotReady,
-                               errorMessage: "no answer from \(configuration.baseURL) yet and no cached one\(why)")
-            }
-            return Details(of: key, value: defaultValue, reason: .error, errorCode: .flagNotFound,
-                           errorMessage: "flag '\(key)' was not found")
+        if let resolution = snapshot.resolution(of: key) { return resolution }
+        if snapshot.source == .none {
+            let why = core.lastError.map { ": \($0)" } ?? ""
+            return .failure(.providerNotReady, "no answer from \(configuration.baseURL) yet and no cached one\(why)")
         }
-        if let code = flag.errorCode {
-            return Details(of: key, value: defaultValue, reason: .error,
-                           errorCode: ErrorCode(rawValue: code) ?? .general,
-                           errorMessage: flag.errorDetails ?? "flag '\(key)' could not be evaluated (\(code))")
-        }
-        let layer = flag.metadata["switchboard.layer"]?.stringValue.flatMap(Layer.init(rawValue:))
-        var reason = flag.reason.flatMap(Reason.init(rawValue:)) ?? .unknown
-        if layer != nil, reason == .static { reason = .override }
-        let isLocal = flag.metadata["switchboard.local"] == .bool(true)
-        if snapshot.source == .cache, !isLocal { reason = .cached }
-        guard let value = flag.value else {
-            return Details(of: key, value: defaultValue, variant: flag.variant, reason: reason)
-        }
-        guard let typed = convert(value) else {
-            return Details(of: key, value: defaultValue, reason: .error, errorCode: .typeMismatch,
-                           errorMessage: "\(key) is \(value.json), not \(typeName)")
-        }
-        return Details(of: key, value: typed, variant: flag.variant, reason: reason, layer: layer ?? .default)
+        return .failure(.flagNotFound, "flag '\(key)' was not found")
     }
 
     // The typed getters again, compiled here for their concrete types: callers that reach a RemoteBoard through
@@ -197,7 +170,7 @@ public final class RemoteBoard: FlagReader {
 
     /// Calls `onChange` after each answer that changed `key`'s value (or its device-local override), and after no
     /// other. `FlagReader/updates(of:)` is built on it.
-    public func observe(_ key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeSubscription {
+    public func observe(_ key: String, _ onChange: @escaping @Sendable (ValueChange) -> Void) -> ChangeSubscription {
         core.publisher.observe(key, onChange)
     }
 

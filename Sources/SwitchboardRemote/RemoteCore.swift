@@ -16,7 +16,7 @@ final class RemoteCore: Sendable {
     let logger: Logger
     let cell = SnapshotCell<RemoteSnapshot>(.empty)
     /// Every installed snapshot and the keys whose value changed, to the board's streams and handlers.
-    let publisher = ChangePublisher<RemotePublication> { $0.changes.map(\.key) }
+    let publisher = ChangePublisher<RemotePublication> { $0.changes }
     let cache: RemoteCache?
     /// Signalled by change events, context switches and ``RemoteBoard/refresh()``.
     let refetch = Wakeup()
@@ -88,15 +88,17 @@ final class RemoteCore: Sendable {
             let flags = new.flags
             var changes: [ValueChange] = []
             for (key, flag) in flags where old.flags[key]?.value != flag.value {
-                changes.append(ValueChange(of: key, from: old.flags[key]?.value, to: flag.value))
+                changes.append(ValueChange(of: key, from: old.flags[key]?.value, to: new.resolution(of: key)))
             }
             for (key, flag) in old.flags where flags[key] == nil {
                 changes.append(ValueChange(of: key, from: flag.value, to: nil))
             }
             guard !changes.isEmpty else { return }
             changes.sort { $0.key < $1.key }
-            publisher.send(RemotePublication(snapshot: new, changes: changes))
+            publisher.enqueue(RemotePublication(snapshot: new, changes: changes))
         }
+        // Outside the lock: a handler may set a local override, which installs again.
+        publisher.deliver()
     }
 
     /// Sets or removes device-local overrides (`nil` removes), persisted before they are served; refuses a key the

@@ -62,6 +62,28 @@ public final class RemoteSnapshot: Sendable {
         return values[position]
     }
 
+    /// How the answer resolves a key: the server's value, reason and variant (`CACHED` while serving the cache, and
+    /// `OVERRIDE` from the `runtime` layer for a local override), or the server's per-flag error; `nil` when the
+    /// answer has no such key.
+    func resolution(of key: String) -> Resolution? {
+        guard let flag = flags[key] else { return nil }
+        if let code = flag.errorCode {
+            return Resolution(value: nil, reason: .error, errorCode: ErrorCode(rawValue: code) ?? .general,
+                              errorMessage: flag.errorDetails ?? "flag '\(key)' could not be evaluated (\(code))",
+                              metadata: flag.metadata)
+        }
+        let layer = flag.metadata["switchboard.layer"]?.stringValue.flatMap(Layer.init(rawValue:))
+        var reason = flag.reason.flatMap(Reason.init(rawValue:)) ?? .unknown
+        if layer != nil, reason == .static { reason = .override }
+        let isLocal = flag.metadata["switchboard.local"] == .bool(true)
+        if source == .cache, !isLocal { reason = .cached }
+        guard let value = flag.value else {
+            return Resolution(value: nil, variant: flag.variant, reason: reason, metadata: flag.metadata)
+        }
+        return Resolution(value: value, variant: flag.variant, reason: reason, layer: layer ?? .default,
+                          metadata: flag.metadata)
+    }
+
     static let empty = RemoteSnapshot(flags: [:], source: .none)
 }
 

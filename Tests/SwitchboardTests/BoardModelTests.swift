@@ -39,4 +39,25 @@ struct BoardModelTests {
         #expect(fired.withLock { $0 } == 0)
         #expect(model.observedKeyCount == 2)
     }
+
+    @Test func theModelWritesAndResetsAndItsOnChangeMayWrite() throws {
+        let project = makeProject()
+        let board = try openBoard(project.flags)
+        let model = BoardModel(board)
+        let theme = FlagKey("app.theme", default: "")
+        withObservationTracking {
+            _ = model[theme]
+        } onChange: {
+            // Where the change is delivered, outside every board lock: writing here completes.
+            try? model.set(FlagKey("app.upload.max_mb", default: 0), to: 200, actor: "onChange")
+        }
+        try model.set(theme, to: "dark", actor: "settings")
+        #expect(model[theme] == "dark")
+        #expect(board.int("app.upload.max_mb", default: 0) == 200)
+        #expect(throws: Board.SetError.self) { try model.set(theme, to: "purple") }
+        #expect(model[theme] == "dark")
+        try model.reset(theme)
+        #expect(model[theme] == "system")
+        #expect(board.storedOverride("app.theme") == nil)
+    }
 }

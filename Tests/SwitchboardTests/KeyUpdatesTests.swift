@@ -116,8 +116,8 @@ struct KeyUpdatesTests {
         let project = makeProject()
         let board = try openBoard(project.flags)
         let calls = Counter()
-        let others = (0..<100).map { board.observe("app.other\($0)") { calls.add() } }
-        let theme = board.observe("app.theme") { calls.add() }
+        let others = (0..<100).map { board.observe("app.other\($0)") { _ in calls.add() } }
+        let theme = board.observe("app.theme") { _ in calls.add() }
         try board.set("app.theme", to: "dark", actor: "t")
         #expect(calls.value == 1)
         _ = (others, theme)

@@ -44,7 +44,7 @@ func benchmarkObserve() throws {
     let bareLookup = plainLookup()
 
     // 10,000 observers, each of a key other than the one written.
-    let observers = (1...10_000).map { board.observe("bench.flag_\($0)") { sink &+= 1 } }
+    let observers = (1...10_000).map { board.observe("bench.flag_\($0)") { _ in sink &+= 1 } }
     let observed = writes()
     let observedLookup = plainLookup()
 

@@ -203,24 +203,7 @@ public final class Board: Sendable {
         _ key: String, as type: T.Type = T.self, default defaultValue: T, context: EvaluationContext = .empty
     ) -> Details<T> {
         let resolution = resolve(key, context: context)
-        var details = Details(key: key, value: defaultValue, variant: resolution.variant, reason: resolution.reason,
-                              layer: resolution.layer, errorCode: resolution.errorCode,
-                              errorMessage: resolution.errorMessage)
-        if let value = resolution.value {
-            if let typed = T(flagValue: value) {
-                details.value = typed
-            } else {
-                details.reason = .error
-                details.layer = nil
-                details.variant = nil
-                details.errorCode = .typeMismatch
-                details.errorMessage = Message.typeMismatch(
-                    key: key, found: value, expected: T.valueType, swiftType: "\(T.self)", field: T.mismatch(in: value)
-                ).text
-            }
-        } else {
-            details.layer = nil
-        }
+        let details = Details(key: key, resolution: resolution, default: defaultValue)
         if evaluationEvents.isOn, let span = EvaluationEvent.currentSpan() {
             EvaluationEvent.record(key: key, resolution: resolution, errorCode: details.errorCode,
                                    includeValue: evaluationEvents.includesValues, on: span)
@@ -260,6 +243,14 @@ public final class Board: Sendable {
         _ key: String, to value: T, actor: String, expectedVersion: UInt64? = nil
     ) throws(SetError) -> UInt64 {
         try set(key, to: value.flagValue, actor: actor, expectedVersion: expectedVersion)
+    }
+
+    /// Sets a runtime override of a typed key, as `set(_:to:actor:expectedVersion:)` does for its name.
+    @discardableResult
+    public func set<T: FlagValue>(
+        _ key: FlagKey<T>, to value: T, actor: String, expectedVersion: UInt64? = nil
+    ) throws(SetError) -> UInt64 {
+        try set(key.key, to: value.flagValue, actor: actor, expectedVersion: expectedVersion)
     }
 
     /// Sets a runtime override from text (as typed on a command line), parsed by the key's type; for a variant
@@ -305,6 +296,14 @@ public final class Board: Sendable {
         let changes = ([key] + renamedFrom).map { OverrideChange(key: $0, value: nil) }
         let condition = expectedVersion.map { WriteCondition(key: key, version: $0) }
         return try write(changes, actor: actor, condition: condition)
+    }
+
+    /// Removes the runtime override of a typed key, as ``reset(_:actor:expectedVersion:)`` does for its name.
+    @discardableResult
+    public func reset<T: FlagValue>(
+        _ key: FlagKey<T>, actor: String, expectedVersion: UInt64? = nil
+    ) throws(SetError) -> UInt64 {
+        try reset(key.key, actor: actor, expectedVersion: expectedVersion)
     }
 
     /// Removes every runtime override, orphans included.
@@ -395,24 +394,23 @@ public final class Board: Sendable {
     }
 
     /// Calls `handler` with every event from now on, in order, until the subscription is cancelled or released:
-    /// each publication (with what changed) and each change of the ``status``'s reload errors or store problem
-    /// (with the warnings of that moment; warnings change only with a publication). The handler runs on the thread
-    /// that made the change, after the change is in service; it must not block. ``changes`` is a stream built on
-    /// it.
+    /// each publication (with what changed, and the values) and each change of the ``status``'s reload errors or
+    /// store problem (with the warnings of that moment; warnings change only with a publication). It runs as
+    /// ``FlagReader/observe(_:_:)`` says: on the thread that made the change, outside every board lock, before the
+    /// write returns; it may read and write the board. ``changes`` is a stream built on it.
     public func subscribe(_ handler: @escaping @Sendable (BoardEvent) -> Void) -> ChangeSubscription {
         engine.publisher.subscribe(handler)
     }
 
-    /// Calls `onChange` after each publication that changed `key`, and after no other: a write costs what it
-    /// changed, however many keys others observe. ``updates(of:)`` and ``BoardModel`` are built on it.
-    public func observe(_ key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeSubscription {
+    /// Calls `onChange` with the key's change after each publication that changed `key`, and after no other: a
+    /// write costs what it changed, however many keys others observe. It runs as ``FlagReader/observe(_:_:)``
+    /// says. ``updates(of:)`` and ``BoardModel`` are built on it.
+    public func observe(_ key: String, _ onChange: @escaping @Sendable (ValueChange) -> Void) -> ChangeSubscription {
         engine.publisher.observe(key, onChange)
     }
 
     /// How many observers of single keys are registered (for tests of their release).
     package var observerCount: Int { engine.publisher.observerCount }
-
-
 }
 
 extension Board: FlagReader {}

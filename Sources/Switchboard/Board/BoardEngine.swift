@@ -86,7 +86,7 @@ final class BoardEngine: Sendable {
     func write(_ changes: [OverrideChange], actor: String, condition: WriteCondition?) throws(StoreError) -> UInt64 {
         let write = try store.apply(changes, actor: actor, condition: condition)
         telemetry.wrote(keys: write.changed.count)
-        publishing.withLock { _ in
+        publishingThenDelivering {
             let contiguous = state.withLock { state -> Bool in
                 guard write.version == state.storeVersion + 1 else { return write.changed.isEmpty }
                 for (key, entry) in write.changed { state.runtime[key] = entry }
@@ -117,14 +117,14 @@ final class BoardEngine: Sendable {
     private func publish(_ snapshot: Snapshot, positions: [Int]?) {
         let old = cell.replace(with: snapshot)
         telemetry.published(old: old, new: snapshot, positions: positions)
-        publisher.send(.published(Publication(old: old, new: snapshot, positions: positions)))
+        publisher.enqueue(.published(Publication(old: old, new: snapshot, positions: positions)))
     }
 
     /// Tells the telemetry and the subscribers of a new status, with the warnings of the moment.
     private func announce() {
         let status = self.status
         telemetry.changed(to: status)
-        publisher.send(.status(status))
+        publisher.enqueue(.status(status))
     }
 
     /// The board's health: the last reload's errors, the store's problem, and the warnings, read together.
@@ -160,13 +160,13 @@ final class BoardEngine: Sendable {
     /// errors, the last good ones stay in use and the errors are returned (and kept in the status's `reloadErrors`).
     @discardableResult
     func reload() -> LoadReport {
-        publishing.withLock { _ in reloadLocked()! }
+        publishingThenDelivering { reloadLocked()! }
     }
 
     /// Loads the files the watcher found held still at `settled`, unless they changed again since: then nothing is
     /// loaded, and the next poll sees the change.
     private func reloadIfSettled(at settled: [String: FileFingerprint]) {
-        publishing.withLock { _ in _ = reloadLocked(unlessChangedSince: settled) }
+        publishingThenDelivering { _ = reloadLocked(unlessChangedSince: settled) }
     }
 
     /// Reloads; with `settled`, returns `nil` and publishes nothing when the files no longer match it after
@@ -232,7 +232,15 @@ final class BoardEngine: Sendable {
 
     /// Re-reads the runtime store (another process may have changed it) and publishes what changed.
     func refreshRuntime() {
-        publishing.withLock { _ in refreshRuntimeLocked() }
+        publishingThenDelivering { refreshRuntimeLocked() }
+    }
+
+    /// Runs `body` while publishing (one publication at a time, queued in revision order), then, with every lock
+    /// released, delivers what it published: handlers may read and write the board (see ``ChangePublisher``).
+    private func publishingThenDelivering<Result>(_ body: () -> Result) -> Result {
+        let result = publishing.withLock { _ in body() }
+        publisher.deliver()
+        return result
     }
 
     private func refreshRuntimeLocked() {
@@ -270,7 +278,7 @@ final class BoardEngine: Sendable {
     /// Every event from now on, in order.
     let publisher = ChangePublisher<BoardEvent> { event in
         guard case .published(let publication) = event else { return [] }
-        return publication.changes.map(\.key)
+        return publication.changes
     }
 
     /// The stored override of a key.

@@ -18,9 +18,9 @@ public struct Publication: Sendable {
             for position in positions.sorted() {
                 let before = old.table[position].contextFree
                 let after = new.table[position].contextFree
-                if before.value != after.value || before.layer != after.layer {
-                    changes.append(ValueChange(key: new.registry.definitions[position].key, old: before.value,
-                                                new: after.value, layer: after.layer))
+                if before.value != after.value || before.layer != after.layer || before.reason != after.reason {
+                    changes.append(ValueChange(of: new.registry.definitions[position].key, from: before.value,
+                                               to: after))
                 }
             }
         } else {
@@ -29,20 +29,20 @@ public struct Publication: Sendable {
                 let key = new.registry.definitions[position].key
                 let after = new.table[position].contextFree
                 guard let oldPosition = old.registry.position(of: key) else {
-                    changes.append(ValueChange(key: key, old: nil, new: after.value, layer: after.layer))
+                    changes.append(ValueChange(of: key, from: nil, to: after))
                     continue
                 }
                 let before = old.table[oldPosition].contextFree
-                let changed = before.value != after.value || before.layer != after.layer
+                let changed = before.value != after.value || before.layer != after.layer || before.reason != after.reason
                     || (!sameDefinitions
                         && old.definitions.signature(at: oldPosition) != new.definitions.signature(at: position))
                 if changed {
-                    changes.append(ValueChange(key: key, old: before.value, new: after.value, layer: after.layer))
+                    changes.append(ValueChange(of: key, from: before.value, to: after))
                 }
             }
             for definition in old.registry.definitions where new.registry[definition.key] == nil {
-                changes.append(ValueChange(key: definition.key, old: old.entry(definition.key)?.contextFree.value, new: nil,
-                                            layer: nil))
+                changes.append(ValueChange(of: definition.key, from: old.entry(definition.key)?.contextFree.value,
+                                           to: nil))
             }
         }
         self.changes = changes

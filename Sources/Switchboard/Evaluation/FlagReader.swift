@@ -27,11 +27,17 @@ public protocol FlagReader: Sendable {
     /// Every change to a value from now on. Each access makes a new stream.
     var changes: AsyncStream<ValueChange> { get }
 
-    /// Calls `onChange` after each change that may have changed `key`'s value (a write here or in another
-    /// process, an edit to the definitions or an override file, a reload, a server's answer), and after no other,
-    /// until the subscription is cancelled or released. It runs on the thread that made the change and must not
-    /// block. ``updates(of:)`` and ``BoardModel`` are built on it.
-    func observe(_ key: String, _ onChange: @escaping @Sendable () -> Void) -> ChangeSubscription
+    /// Calls `onChange` with the key's ``ValueChange`` after each change of `key`'s resolution (a write here or in
+    /// another process, an edit to the definitions or an override file, a reload, a server's answer), and after no
+    /// other, until the subscription is cancelled or released. ``updates(of:)`` and ``BoardModel`` are built on it.
+    ///
+    /// Where and when handlers run (this, a board's `subscribe(_:)` and `changes`): on the thread that made the
+    /// change, after the change is in service and every board lock is released, and before the write that made it
+    /// returns, so code after `set` can rely on its handlers having run. A handler may read the board, write to it,
+    /// subscribe or cancel: a write made inside a handler is queued and delivered after that handler returns, so
+    /// every handler sees the changes in the order they happened. One thread delivers at a time; a handler must
+    /// not block, nor wait for a write made on another thread.
+    func observe(_ key: String, _ onChange: @escaping @Sendable (ValueChange) -> Void) -> ChangeSubscription
 }
 
 extension FlagReader {
@@ -117,21 +123,28 @@ extension FlagReader {
     ) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(1_000))
         let last = Locked<Token?>(nil)
-        // Under the stream's own lock, so two changes delivered on two threads are yielded in the order read.
-        let emit: @Sendable () -> Void = { [self] in
+        // Under the stream's own lock, so that the current value read at the start and a change delivered
+        // meanwhile on another thread are yielded in the order they happened, and never twice.
+        let emit: @Sendable (() -> Details<T>) -> Void = { details in
             last.withLock { last in
-                let (element, token) = element(details(key, as: T.self, default: defaultValue, context: .empty))
+                let (element, token) = element(details())
                 guard token != last else { return }
                 last = token
                 continuation.yield(element)
             }
         }
-        let subscription = observe(key, emit)
+        // The change carries its resolution, so nothing is read again; a key that is gone reads as the board says.
+        let subscription = observe(key) { [self] change in
+            emit {
+                change.resolution.map { Details(key: key, resolution: $0, default: defaultValue) }
+                    ?? details(key, as: T.self, default: defaultValue, context: .empty)
+            }
+        }
         if details(key, as: T.self, default: defaultValue, context: .empty).errorCode == .flagNotFound {
             FlagReaderLog.logger.warning("observing \(key), which no definition has; its default is used",
                                          metadata: ["key": "\(key)"])
         }
-        emit()
+        emit { details(key, as: T.self, default: defaultValue, context: .empty) }
         continuation.onTermination = { _ in subscription.cancel() }
         return stream
     }

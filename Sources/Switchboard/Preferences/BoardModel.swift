@@ -17,8 +17,9 @@ public import Observation
 /// Make one model per board and share it; it adds nothing to plain lookups on the board itself. It works over any
 /// ``FlagReader``: a ``Board``, or a remote board.
 ///
-/// Observation calls `onChange` on the thread that made the change, while the board publishes it: hand the work to
-/// your own task or queue there (as SwiftUI does), and do not write to the board from `onChange` itself.
+/// Observation calls `onChange` where the board delivers the change (see ``FlagReader/observe(_:_:)``): on the
+/// thread that made it, outside every board lock; `onChange` may read and write the board. Over a board that takes
+/// writes (a ``PreferenceStore``), the model writes too: ``set(_:to:actor:)`` and ``reset(_:actor:)``.
 public final class BoardModel<Reader: FlagReader>: Observable, Sendable {
     /// The board the model reads.
     public let board: Reader
@@ -57,7 +58,7 @@ public final class BoardModel<Reader: FlagReader>: Observable, Sendable {
         registrar.access(self, keyPath: \.[observing: key])
         let isNew = observations.withLock { $0[key] == nil }
         guard isNew else { return }
-        let subscription = board.observe(key) { [weak self] in self?.changed(key) }
+        let subscription = board.observe(key) { [weak self] _ in self?.changed(key) }
         let kept = observations.withLock { observations -> Bool in
             guard observations[key] == nil else { return false }
             observations[key] = subscription
@@ -72,4 +73,21 @@ public final class BoardModel<Reader: FlagReader>: Observable, Sendable {
 
     /// Observation's handle on one key: a key path per key, so interest and changes are per key.
     subscript(observing key: String) -> Int { 0 }
+}
+
+extension BoardModel where Reader: PreferenceStore {
+    /// Writes an override of a typed key through the board's own checks (for a ``Board``: validated, persisted
+    /// and audited); the change reaches every reader of the key, this model's included.
+    ///
+    /// - Throws: the board's refusal (for a ``Board``, ``Board/SetError``); nothing is written then.
+    public func set<T: FlagValue>(_ key: FlagKey<T>, to value: T, actor: String = "app") throws {
+        try board.setOverride(key.key, to: value.flagValue, actor: actor)
+    }
+
+    /// Removes the override of a typed key, so the value underneath applies again.
+    ///
+    /// - Throws: the board's refusal; nothing is written then.
+    public func reset<T: FlagValue>(_ key: FlagKey<T>, actor: String = "app") throws {
+        try board.resetOverride(key.key, actor: actor)
+    }
 }

@@ -40,6 +40,13 @@ public struct Preference<T: FlagValue, Store: PreferenceStore>: Sendable {
         lastError = Locked(nil)
     }
 
+    /// A property over `key` on ``Preferences/defaultStore``: `@Preference(Prefs.App.theme) var theme`.
+    public init(
+        _ key: FlagKey<T>, actor: String = "app", logger: Logger = Logger(label: "switchboard.preferences")
+    ) where Store == Preferences.DefaultStore {
+        self.init(key, on: Preferences.DefaultStore(), actor: actor, logger: logger)
+    }
+
     /// The current value; assigning writes an override (a refused value writes nothing and is reported).
     @inlinable
     public var wrappedValue: T {
