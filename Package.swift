@@ -98,7 +98,7 @@ let package = Package(
         // A termios line editor for interactive prompts: editing keys, history, Tab completion.
         .target(name: "LineEditor"),
         // What the command line and the REPL share on a terminal: colours, diagnostics, tables, glob patterns.
-        .target(name: "SwitchboardConsole", dependencies: ["Switchboard"]),
+        .target(name: "SwitchboardConsole", dependencies: ["Switchboard", "LineEditor"]),
         // The debug REPL: sessions that run one command line each, Tab completion, and the interactive loop.
         .target(
             name: "SwitchboardREPL",

@@ -112,17 +112,23 @@ enum Terminal {
     /// current by the terminal emulator on resize, so asking on every redraw follows resizes without a
     /// SIGWINCH handler).
     static func columns(of descriptors: Int32...) -> Int {
-        for descriptor in descriptors {
-            var size = winsize()
-            if ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-                return Int(size.ws_col)
-            }
-        }
-        return defaultColumns
+        descriptors.lazy.compactMap(TerminalWidth.reported(by:)).first ?? defaultColumns
     }
 
     /// Whether `descriptor` is a terminal.
     static func isTerminal(_ descriptor: Int32) -> Bool {
         isatty(descriptor) == 1
+    }
+}
+
+/// The width of the terminal behind a descriptor: the one place that asks the kernel, for the line editor and for
+/// the command line's tables.
+package enum TerminalWidth {
+    /// The width in cells the kernel reports for the terminal behind `descriptor`; `nil` when it is no terminal
+    /// (a pipe, a file) or reports no width.
+    package static func reported(by descriptor: Int32) -> Int? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 }

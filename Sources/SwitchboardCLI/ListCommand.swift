@@ -32,14 +32,15 @@ struct ListCommand: ParsableCommand {
         var table = Table(header: ["KEY", "KIND", "TYPE", "DEFAULT", "VALUE", "LAYER", "DESCRIPTION"])
         for (entry, resolution) in rows {
             let definition = entry.definition
-            let value = resolution.value.map(\.shortText) ?? "—"
+            let value = resolution.value.map(\.plainText) ?? "—"
             table.rows.append([
                 definition.key, definition.kind.rawValue, definition.type.rawValue,
-                definition.hasDefault ? definition.defaultValue.shortText : "—", value, resolution.layer?.rawValue ?? "",
-                definition.description.map { String($0.prefix(60)) } ?? "",
+                definition.hasDefault ? definition.defaultValue.plainText : "—", value, resolution.layer?.rawValue ?? "",
+                definition.description ?? "",
             ])
         }
-        terminal.write(table.render(terminal: terminal))
+        // DEFAULT, VALUE and DESCRIPTION give way, so the line fits the terminal (or 100 columns in a pipe).
+        terminal.write(table.render(terminal: terminal, width: terminal.columns, shrinking: [3, 4, 6]))
     }
 }
 

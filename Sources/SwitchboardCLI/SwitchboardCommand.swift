@@ -32,12 +32,29 @@ struct SwitchboardCommand: AsyncParsableCommand {
             }
         } catch {
             let code = exitCode(for: error)
+            if code == .validationFailure, let unknown = unknownCommand(CommandLine.arguments.dropFirst().first) {
+                Terminal.standardError.print(diagnostic: unknown)
+                Foundation.exit(2)
+            }
             if code == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
                 Foundation.exit(2)
             }
             exit(withError: error)
         }
+    }
+}
+
+extension SwitchboardCommand {
+    /// The error for a first argument that names no subcommand, with the nearest name (the same suggestions as
+    /// the REPL's); `nil` when it is an option or a subcommand, so ArgumentParser reports the rest.
+    static func unknownCommand(_ word: String?) -> Diagnostic? {
+        guard let word, !word.hasPrefix("-") else { return nil }
+        let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+        guard !names.contains(word) else { return nil }
+        let hint = Suggestions.nearest(to: word, in: names)
+            .map { Message.didYouMean(one: $0) + " (switchboard help lists the commands)" }
+        return .error(at: nil, "unknown command '\(word)'", hint: hint ?? "switchboard help lists the commands")
     }
 }
 

@@ -13,14 +13,33 @@ public struct Table: Sendable {
         self.rows = rows
     }
 
+    /// The fewest characters a column keeps when a table is cut to a width, however narrow.
+    public static let narrowestColumn = 10
+
     /// The table as lines of text, each ending in a line break.
-    public func render(terminal: Terminal) -> String {
-        let widths = header.indices.map { column in
+    ///
+    /// - Parameters:
+    ///   - width: when given, the columns in `shrinking` are narrowed, the widest first, until each line fits in
+    ///     this many characters, and a cell cut to fit ends in `…`. A column keeps at least ``narrowestColumn``
+    ///     characters, so a very narrow terminal may still see lines overflow.
+    ///   - shrinking: the columns that may be narrowed (by index); by default the last.
+    public func render(terminal: Terminal, width: Int? = nil, shrinking: [Int]? = nil) -> String {
+        var widths = header.indices.map { column in
             ([header[column]] + rows.map { $0[column] }).map(\.count).max() ?? 0
+        }
+        if let width {
+            let shrinkable = shrinking ?? [header.count - 1]
+            var excess = widths.reduce(0, +) + 2 * (widths.count - 1) - width
+            while excess > 0, let widest = shrinkable.max(by: { widths[$0] < widths[$1] }),
+                  widths[widest] > Self.narrowestColumn {
+                widths[widest] -= 1
+                excess -= 1
+            }
         }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { index, cell in
-                index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                let cut = cell.count > widths[index] ? cell.prefix(widths[index] - 1) + "…" : cell
+                return index == cells.count - 1 ? cut : cut.padding(toLength: widths[index], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
         }
         var out = terminal.bold(line(header)) + "\n"

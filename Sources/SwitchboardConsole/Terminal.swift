@@ -1,4 +1,5 @@
 import Foundation
+import LineEditor
 public import Switchboard
 #if canImport(Glibc)
 import Glibc
@@ -30,6 +31,18 @@ public struct Terminal: Sendable {
     /// Whether the environment asks for no colour (<https://no-color.org>: any non-empty `NO_COLOR`).
     public static var noColorRequested: Bool {
         ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+    }
+
+    /// The width assumed for output that goes to no terminal (a pipe, a file) when `COLUMNS` does not say.
+    public static let pipedColumns = 100
+
+    /// The width to fit output to: `COLUMNS` when it holds a positive number, else the width of the terminal
+    /// behind ``fd``, else ``pipedColumns``.
+    public var columns: Int {
+        if let text = ProcessInfo.processInfo.environment["COLUMNS"], let columns = Int(text), columns > 0 {
+            return columns
+        }
+        return TerminalWidth.reported(by: fd) ?? Self.pipedColumns
     }
 
     /// Standard output.

@@ -56,6 +56,15 @@ struct CommandLineTests {
         #expect(try runSwitchboard(["frobnicate"]).status == 2)
     }
 
+    @Test func unknownCommandSuggestsTheNearest() throws {
+        let result = try runSwitchboard(["sett", "app.theme", "dark"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "error: unknown command 'sett'\n"
+            + "  hint: did you mean 'set'? (switchboard help lists the commands)\n")
+        let far = try runSwitchboard(["frobnicate"])
+        #expect(far.stderr == "error: unknown command 'frobnicate'\n  hint: switchboard help lists the commands\n")
+    }
+
     @Test func setGetExplainResetRoundTrip() throws {
         let project = makeProject()
         #expect(try runSwitchboard(["set", "--flags", project.flags, "app.upload.max_mb", "100", "--actor", "alice"]).status == 0)
