@@ -11,6 +11,7 @@ import Tracing
 /// | `POST /ofrep/v1/evaluate/flags/{key}` | 200 evaluation, 404 `FLAG_NOT_FOUND`, 400 bad body or failed evaluation |
 /// | `POST /ofrep/v1/evaluate/flags` | 200 `{"flags": […], "eventStreams": […]}`, `ETag`; 304 on `If-None-Match` |
 /// | `GET /ofrep/v1/events` | `text/event-stream` of `refetchEvaluation` events (ADR 0008) |
+/// | another method on these paths | 405 with `Allow` and an OFREP error body |
 ///
 /// Every evaluation is the library's own — `Board/resolve(_:context:)`, or in bulk the same resolution on one
 /// snapshot — with all four layers and targeting.
@@ -35,6 +36,26 @@ struct OFREPRoutes {
         // A recursive capture, so a key with a `/` that a client did not escape still reaches the handler.
         group.post("evaluate/flags/**", use: evaluate)
         group.get("events", use: events)
+        for method: HTTPRequest.Method in [.get, .head, .put, .patch, .delete] {
+            group.on("evaluate/flags", method: method, use: Self.methodNotAllowed(allow: .post))
+            group.on("evaluate/flags/**", method: method, use: Self.methodNotAllowed(allow: .post))
+        }
+        for method: HTTPRequest.Method in [.post, .put, .patch, .delete] {
+            group.on("events", method: method, use: Self.methodNotAllowed(allow: .get))
+        }
+    }
+
+    /// The answer to a method a path does not take: 405 with `Allow` naming the one it does, and an OFREP error
+    /// body, instead of the router's empty 404 that reads as "no such flag".
+    static func methodNotAllowed(
+        allow: HTTPRequest.Method
+    ) -> @Sendable (Request, ServerContext) async throws -> Response {
+        { request, _ in
+            let details = "\(request.method) is not allowed here; use \(allow)"
+            var error = ServerError.ofrep(.methodNotAllowed, code: "GENERAL", details: details)
+            error.headers[.allow] = allow.rawValue
+            throw error
+        }
     }
 
     /// `POST /ofrep/v1/evaluate/flags/{key}`.
