@@ -16,21 +16,37 @@ struct GetCommand: ParsableCommand {
 
     @OptionGroup var evaluation: ContextOptions
 
+    @Option(name: .customLong("default"), help: ArgumentHelp(
+        "The default a caller would pass, typed by the key's definition: what a disabled flag (or one with no value "
+            + "for the context) gives that caller.", valueName: "value"))
+    var callerDefault: String?
+
     func run() throws {
         let board = try options.openBoard()
-        let resolution = board.resolve(key, context: evaluation.context)
-        guard let value = resolution.value else {
-            if board.registry[key] != nil {
-                // Defined, but nothing to serve (a flagd flag that is off or has no default variant).
-                if options.json { print(resolution.jsonValue(key: key).json) } else { print("(no value: \(resolution.reason.rawValue))") }
-                return
+        guard let definition = board.registry[key] else { throw unknownKey(key, in: board) }
+        var resolution = board.resolve(key, context: evaluation.context)
+        var fallback: Value?
+        if let callerDefault {
+            switch Value.parse(callerDefault, as: definition.type) {
+            case .success(let value): fallback = value
+            case .failure(let problem):
+                throw ValidationError("--default for \(key): \(problem.message)"
+                    + (problem.hint.map { " (\($0))" } ?? ""))
             }
-            throw unknownKey(key, in: board)
+        }
+        if resolution.value == nil, let fallback {
+            // What a typed lookup returns: the caller's default, with the resolution's reason.
+            resolution.value = fallback
         }
         if options.json {
             print(resolution.jsonValue(key: key).json)
-        } else {
+        } else if let value = resolution.value {
             print(value.plainText)
+        } else if resolution.reason == .disabled {
+            print("(\(Message.disabled.text))")
+        } else {
+            // Defined, but nothing to serve (no default variant, or an evaluation error).
+            print("(no value: \(resolution.reason.rawValue))")
         }
     }
 }

@@ -122,10 +122,20 @@ struct TargetingRulesTests {
         #expect(explanation.targeting == "prerequisite t.ranking = true not met; default served")
     }
 
-    @Test func killSwitchServesTheDefaultAsDisabled() throws {
+    @Test func killSwitchServesTheCallersDefaultAsDisabled() throws {
         let (_, board) = try board()
         let resolution = board.resolve("t.spellcheck")
-        #expect(resolution.value == true && resolution.reason == .disabled)
+        #expect(resolution.value == nil && resolution.reason == .disabled && resolution.layer == nil)
+        // Typed lookups give the default the caller passed, whatever the definition's default.
+        #expect(board.bool("t.spellcheck", default: false) == false)
+        #expect(board.bool("t.spellcheck", default: true) == true)
+        let details = board.details("t.spellcheck", default: false)
+        #expect(details.value == false && details.reason == .disabled && details.errorCode == nil)
+        #expect(board.bool("t.spellcheck", default: false, context: context(["plan": "pro"])) == false)
+        // An override still wins over a disabled definition.
+        try board.set("t.spellcheck", to: true, actor: "t")
+        #expect(board.bool("t.spellcheck", default: false) == true)
+        #expect(board.resolve("t.spellcheck").reason == .override)
     }
 
     @Test func overridesStillWinOverTargeting() throws {

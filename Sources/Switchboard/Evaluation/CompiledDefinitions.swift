@@ -37,12 +37,10 @@ package final class CompiledDefinitions: Sendable {
                 registry.position(of: requirement.key).map { ($0, requirement) }
             }
             metadata = definition.metadata
-            // flagd flags that are off serve nothing (callers use their own default), as flagd does.
-            let servesNothingWhenDisabled = !definition.hasDefault || targeting.isFlagd
+            // A flag that is off serves nothing: callers use their own default, with the reason DISABLED, as
+            // OpenFeature and flagd do. The same in every face: typed lookups, OFREP, the CLI, the REPL, the console.
             let value = definition.hasDefault ? definition.defaultValue : nil
-            defaultDisabled = Resolution(value: servesNothingWhenDisabled ? nil : value,
-                                         variant: servesNothingWhenDisabled ? nil : definition.defaultVariant,
-                                         reason: .disabled, layer: servesNothingWhenDisabled ? nil : .default)
+            defaultDisabled = Resolution(value: nil, reason: .disabled)
             defaultEnabled = Resolution(value: value, variant: definition.hasDefault ? definition.defaultVariant : nil,
                                       reason: .default, layer: definition.hasDefault ? .default : nil)
         }

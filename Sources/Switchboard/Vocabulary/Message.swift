@@ -14,6 +14,10 @@ public enum Message: Sendable, Hashable {
         key: String, found: Value, expected: ValueType, swiftType: String, field: ValueDecodingError? = nil
     )
 
+    /// A flag that is switched off (`enabled: false`): it serves no value, and every caller gets the default it
+    /// passed, with the reason `DISABLED`, as OpenFeature has it.
+    case disabled
+
     /// The message itself, one line.
     public var text: String {
         switch self {
@@ -32,6 +36,8 @@ public enum Message: Sendable, Hashable {
             } else {
                 "\(key) is \(found.kindDescription), not \(expected.withArticle)"
             }
+        case .disabled:
+            "disabled: callers get their own default"
         }
     }
 
@@ -42,7 +48,7 @@ public enum Message: Sendable, Hashable {
             Self.didYouMean(suggestions) ?? "list the keys to see which are defined"
         case .refusedValue(let key, let problem, let type):
             problem.hint ?? type.map { "\(key) is \($0.withArticle)" }
-        case .summary, .typeMismatch:
+        case .summary, .typeMismatch, .disabled:
             nil
         }
     }

@@ -275,7 +275,8 @@ extension ConsoleAssets {
   }
 
   function valueCell(flag) {
-    const cell = el('td', { class: 'value' }, show(flag.value));
+    const cell = el('td', { class: 'value' }, flag.disabled
+      ? el('span', { class: 'reason', text: flag.served }) : show(flag.value));
     if (flag.variant) cell.append(el('span', { class: 'variant', text: '(' + flag.variant + ')' }));
     if (state.context && flag.reason) cell.append(el('span', { class: 'reason', text: flag.reason }));
     if (flag.errorMessage) cell.append(el('span', { class: 'reason', text: flag.errorMessage }));
@@ -296,6 +297,7 @@ extension ConsoleAssets {
       keyCell.append(el('span', { class: 'mark stale', text: 'stale',
         title: 'expired on ' + flag.expires + '; generated accessors are deprecated' }));
     }
+    if (flag.disabled) keyCell.append(el('span', { class: 'mark', text: 'disabled' }));
     if (flag.targeted) keyCell.append(el('span', { class: 'mark', text: 'targeted' }));
     const tr = el('tr', { 'data-key': flag.key },
       keyCell, valueCell(flag), el('td', null, layerBadge(flag.layer)),

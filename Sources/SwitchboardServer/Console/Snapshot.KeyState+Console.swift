@@ -12,7 +12,13 @@ extension Snapshot.KeyState {
         object["version"] = .int(Int(clamping: version))
         object["origin"] = .string(override.map { "\($0.origin)" } ?? "\(definition.defaultLocation)")
         if definition.isExpired(on: today) { object["stale"] = true }
-        if definition.targeting != nil { object["targeted"] = true }
+        if resolution.value == nil, resolution.reason == .disabled {
+            // Switched off: no value, and every caller gets its own default. Not "targeted": nothing is evaluated.
+            object["disabled"] = true
+            object["served"] = .string(Message.disabled.text)
+        } else if definition.targeting != nil {
+            object["targeted"] = true
+        }
         if !definition.tags.isEmpty { object["tags"] = .list(definition.tags.map(Value.string)) }
         if !definition.variants.isEmpty {
             object["variants"] = .list(definition.variants.map { variant in

@@ -91,7 +91,7 @@ enum Flags {
         /// Spell checking of queries. Switched off while the dictionary service is down.
         ///
         /// Key `search.spellcheck`.
-        static let spellcheck = FlagKey<Bool>("search.spellcheck", default: true)
+        static let spellcheck = FlagKey<Bool>("search.spellcheck", default: false)
 
         /// Results per page.
         ///

@@ -1,0 +1,26 @@
+import Foundation
+import Switchboard
+import SwitchboardREPL
+import SwitchboardTestSupport
+import Testing
+
+/// The REPL shows a disabled flag as "disabled" with what a caller gets (its own default), in `get` and `list`.
+struct DisabledFlagSessionTests {
+    let project = TestProject(definitions: """
+        namespace: search
+        flags:
+          spellcheck:
+            type: bool
+            default: true
+            enabled: false
+        """)
+
+    @Test func getAndListSayDisabled() throws {
+        let session = try project.session()
+        #expect(session.execute("get search.spellcheck")
+            == .init(output: "search.spellcheck = (disabled: callers get their own default)\n"))
+        let list = session.execute("list").output
+        #expect(list.contains("(caller's default)") && list.contains("disabled"))
+        #expect(!list.contains("error"))
+    }
+}
