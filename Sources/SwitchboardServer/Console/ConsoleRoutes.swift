@@ -128,7 +128,7 @@ struct ConsoleRoutes {
     ///
     /// Events: `change` with `{"revision": N, "flags": [rows], "removed": [keys]}` — or `{"revision": N,
     /// "refetch": true}` when too much changed to list — and `status` with the health document (`/healthz`'s). The
-    /// rows are read from the board when the event is sent, so they are never older than the event.
+    /// rows are read from the snapshot the change published: each event shows that change's values.
     @Sendable func events(_ request: Request, context: ServerContext) async throws -> Response {
         let stream = feed.subscribe(detailed: true)
         let headers: HTTPFields = [
@@ -139,7 +139,8 @@ struct ConsoleRoutes {
                 + Self.frame("status", HealthRoutes.health(of: board))))
             for await event in stream {
                 let text: String = switch event {
-                case .changed(let revision, let keys): Self.frame("change", changeDocument(revision, keys: keys))
+                case .changed(let revision, let keys, let snapshot):
+                    Self.frame("change", changeDocument(revision, keys: keys, snapshot: snapshot))
                 case .status: Self.frame("status", HealthRoutes.health(of: board))
                 case .heartbeat: ": heartbeat\n\n"
                 case .refetch: ""
@@ -155,9 +156,8 @@ struct ConsoleRoutes {
         "event: \(name)\ndata: \(data.json)\n\n"
     }
 
-    private func changeDocument(_ revision: UInt64, keys: [String]?) -> Value {
+    private func changeDocument(_ revision: UInt64, keys: [String]?, snapshot: Snapshot) -> Value {
         guard let keys else { return ["revision": .int(Int(clamping: revision)), "refetch": true] }
-        let snapshot = board.snapshot
         let today = Day.today()
         var rows: [Value] = []
         var removed: [Value] = []

@@ -13,14 +13,15 @@ import Switchboard
 /// events. The only timer is the heartbeat.
 final class ChangeFeed: Service, Sendable {
     /// What a subscriber receives.
-    enum Event: Sendable, Equatable {
+    enum Event: Sendable {
         /// The flags changed: refetch. The revision is the event's id; the time is Unix seconds.
         case refetch(revision: UInt64, lastModified: Int)
         /// Nothing happened for a while.
         case heartbeat
         /// The flags changed (detailed streams only, instead of ``refetch(revision:lastModified:)``): the keys whose
-        /// resolution changed, or `nil` when so many did that reading everything again is simpler.
-        case changed(revision: UInt64, keys: [String]?)
+        /// resolution changed, or `nil` when so many did that reading everything again is simpler, and the snapshot
+        /// the change published, which the rows are read from.
+        case changed(revision: UInt64, keys: [String]?, snapshot: Snapshot)
         /// The board's health changed (detailed streams only): a reload failed or recovered, the store went away or
         /// came back.
         case status(BoardStatus)
@@ -129,7 +130,7 @@ final class ChangeFeed: Service, Sendable {
                                                               "changed": "\(publication.changes.count)"])
         broadcast(.refetch(revision: revision, lastModified: now), toDetailed: false)
         let keys = publication.changes.count > Self.maxChangedKeys ? nil : publication.changes.map(\.key)
-        broadcast(.changed(revision: revision, keys: keys), toDetailed: true)
+        broadcast(.changed(revision: revision, keys: keys, snapshot: publication.new), toDetailed: true)
     }
 
     /// Sends an event to every stream, or only to the detailed ones or only to the others.
