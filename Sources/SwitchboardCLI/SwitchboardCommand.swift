@@ -94,7 +94,8 @@ struct GlobalOptions: ParsableArguments {
     var json = false
 
     /// The board's inputs from the command line; a database store is opened here, so a bad URL, a wrong password
-    /// or a missing database fails before anything else, and the message never shows the password.
+    /// or a missing database fails before anything else, and the message never shows the password; so does a file
+    /// store's path that cannot be a file.
     func boardInputs() throws -> BoardInputs {
         let environment = ProcessInfo.processInfo.environment
         var store: (any RuntimeStore)?
@@ -105,8 +106,14 @@ struct GlobalOptions: ParsableArguments {
                 try PostgresStore(url: url, scope: scope, passwordFile: storePasswordFile)
             }
         }
-        return BoardInputs(directory: flags, environmentName: environmentName, statePath: state,
-                           environment: environment, store: store)
+        let inputs = BoardInputs(directory: flags, environmentName: environmentName, statePath: state,
+                                 environment: environment, store: store)
+        // A state path that can never be a file (a folder, a path below a file) fails here, with exit status 1,
+        // rather than as a warning beside values read without the store.
+        if let fileStore = inputs.store as? FileStore, let problem = FileStore.problem(withPath: fileStore.path) {
+            _ = try storeStep { () throws(StoreError) in throw problem }
+        }
+        return inputs
     }
 
     /// How a command's board behaves: no polling, and no logging, since the command line presents what a board

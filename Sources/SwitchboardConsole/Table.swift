@@ -39,7 +39,8 @@ public struct Table: Sendable {
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { index, cell in
                 let cut = cell.count > widths[index] ? cell.prefix(widths[index] - 1) + "…" : cell
-                return index == cells.count - 1 ? cut : cut.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                guard index < cells.count - 1 else { return cut }
+                return cut.padding(toLength: widths[index], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
         }
         var out = terminal.bold(line(header)) + "\n"

@@ -48,7 +48,7 @@ public final class REPL {
         var historyFile: String?
         if interactive, let path = Self.historyFile(for: board.store) {
             try? FileManager.default.createDirectory(
-                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                atPath: FilePaths.directory(of: path), withIntermediateDirectories: true)
             historyFile = path
         }
         // A script gets no colour even when its output goes to a terminal: it is read by programs and logs.
@@ -105,7 +105,6 @@ public final class REPL {
     ) -> String? {
         if let path = environment["SWITCHBOARD_REPL_HISTORY"] { return path.isEmpty ? nil : path }
         guard let path = (store as? FileStore)?.path else { return ".switchboard/repl_history" }
-        let directory = (path as NSString).deletingLastPathComponent
-        return (directory.isEmpty ? "." : directory) + "/repl_history"
+        return FilePaths.join(FilePaths.directory(of: path), "repl_history")
     }
 }

@@ -280,7 +280,7 @@ public enum DefinitionLoader {
         guard let enumerator = FileManager.default.enumerator(atPath: real) else { return [] }
         var relative: [String] = []
         while let path = enumerator.nextObject() as? String {
-            let name = (path as NSString).lastPathComponent
+            let name = FilePaths.lastComponent(of: path)
             if name.hasPrefix(".") || name == "environments" {
                 if (enumerator.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory {
                     enumerator.skipDescendants()

@@ -51,18 +51,39 @@ public final class FileStore: RuntimeStore {
 
     /// The audit log's path for a state file's.
     static func auditPath(forState path: String) -> String {
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-        return (directory.isEmpty ? "." : directory) + (name == "overrides" ? "/audit.jsonl" : "/\(name).audit.jsonl")
+        let name = FilePaths.deletingExtension(FilePaths.lastComponent(of: path))
+        let audit = name == "overrides" ? "audit.jsonl" : "\(name).audit.jsonl"
+        return FilePaths.join(FilePaths.directory(of: path), audit)
     }
 
     /// The default store for a definitions directory: `.switchboard/overrides.json` beside it, so a REPL and a
     /// server started in the same project share it.
     public static func defaultPath(flagsDirectory: String) -> String {
-        let absolute = (flagsDirectory as NSString).standardizingPath
-        var parent = (absolute as NSString).deletingLastPathComponent
-        if parent.isEmpty { parent = "." }
-        return parent == "." ? ".switchboard/overrides.json" : "\(parent)/.switchboard/overrides.json"
+        let parent = FilePaths.parent(of: flagsDirectory)
+        return parent == "." ? ".switchboard/overrides.json" : FilePaths.join(parent, ".switchboard/overrides.json")
+    }
+
+    /// Why `path` cannot be a state file, found before anything is read or written: it is empty, names a folder
+    /// (it ends in `/` or is one), is a file this process may not read, or lies below a file. `nil` when
+    /// it can be: the file and its folders may not exist yet.
+    package static func problem(withPath path: String) -> StoreError? {
+        let hint = "give the path of a file, such as .switchboard/overrides.json"
+        if path.isEmpty { return StoreError(message: "the override store's path is empty", hint: hint) }
+        var info = stat()
+        if path.hasSuffix("/") || (stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR) {
+            return StoreError(message: "the override store \(path) is a folder, not a file",
+                              hint: "give the path of a file in it, such as "
+                                  + FilePaths.join(FilePaths.normalized(path), "overrides.json"))
+        }
+        if access(path, F_OK) == 0, access(path, R_OK) != 0 {
+            return StoreError(message: "cannot read the override store \(path)", hint: "check its permissions")
+        }
+        let directory = FilePaths.directory(of: path)
+        if stat(directory, &info) == 0 ? (info.st_mode & S_IFMT) != S_IFDIR : errno == ENOTDIR {
+            return StoreError(message: "the override store \(path) cannot be created: \(directory) is not a folder",
+                              hint: hint)
+        }
+        return nil
     }
 
     /// The store's kind.
@@ -146,6 +167,7 @@ public final class FileStore: RuntimeStore {
             return reading
         }
         guard let data = FileManager.default.contents(atPath: path) else {
+            if let problem = Self.problem(withPath: path) { throw problem }
             if FileManager.default.fileExists(atPath: path) {
                 throw StoreError(message: "cannot read the override store \(path)", hint: "check its permissions")
             }
@@ -207,9 +229,9 @@ public final class FileStore: RuntimeStore {
     /// Runs `body` holding both locks: this process's, then the file lock every process takes.
     private func locked<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         try inProcess.withLock { _ throws(StoreError) in
-            let directory = (path as NSString).deletingLastPathComponent
+            if let problem = Self.problem(withPath: path) { throw problem }
             do {
-                try FileManager.default.createDirectory(atPath: directory.isEmpty ? "." : directory,
+                try FileManager.default.createDirectory(atPath: FilePaths.directory(of: path),
                                                         withIntermediateDirectories: true)
             } catch {
                 throw StoreError(message: "cannot create the directory of the override store \(path): \(error)")
@@ -384,8 +406,7 @@ public final class FileStore: RuntimeStore {
             unlink(temporary)
             throw error
         }
-        let directory = (path as NSString).deletingLastPathComponent
-        let dirfd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let dirfd = open(FilePaths.directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dirfd >= 0 {
             fsync(dirfd)
             close(dirfd)
