@@ -10,6 +10,8 @@ extension Board {
         var targetingNote: String?
         var defaultValue = entry.definition.defaultValue
         var defaultVariant = entry.definition.defaultVariant
+        var defaultOrigin = "\(entry.definition.defaultLocation)"
+        var servesNothing = false
         if let targeting = entry.definition.targeting {
             let flagResult = snapshot.evaluator.evaluate(key, context: context)
             if let prerequisite = evaluation.unmetPrerequisite {
@@ -19,9 +21,18 @@ extension Board {
             } else if let name = flagResult.variant, let outcome = targeting.outcomes[name] {
                 defaultValue = outcome.value
                 defaultVariant = outcome.variant
-                targetingNote = name == "#default"
-                    ? "no rule matched (\(flagResult.reason.rawValue)); default served"
-                    : outcome.summary + " → \(outcome.value.plainText)"
+                if name == "#default" {
+                    targetingNote = targeting.rolloutWithoutTargetingKey(
+                        context: context, staticContext: snapshot.evaluator.options.staticContext)
+                        ?? "no rule matched (\(flagResult.reason.rawValue)); default served"
+                } else {
+                    targetingNote = outcome.summary + " → \(outcome.value.plainText)"
+                    // The value is the rule's (or the rollout's), so the row points there, not at `default:`.
+                    defaultOrigin = (outcome.location.map { "\($0) " } ?? "") + "targeting (\(outcome.source))"
+                }
+            } else if flagResult.reason == .disabled {
+                servesNothing = true
+                targetingNote = Message.disabled.text
             } else {
                 targetingNote = "\(flagResult.reason.rawValue): default served"
             }
@@ -33,11 +44,10 @@ extension Board {
         var steps: [Explanation.Step] = []
         for layer in Layer.allCases.reversed() {
             if layer == .default {
-                let definition = entry.definition
                 steps.append(Explanation.Step(
-                    layer: .default, value: defaultValue,
-                    origin: "\(definition.defaultLocation)" + (defaultVariant.map { " (variant \($0))" } ?? ""),
-                    status: resolution.layer == .default ? .winner : .shadowed))
+                    layer: .default, value: servesNothing ? nil : defaultValue,
+                    origin: defaultOrigin + (defaultVariant.map { " (variant \($0))" } ?? ""),
+                    status: resolution.layer == .default ? .winner : servesNothing ? .absent : .shadowed))
                 continue
             }
             if let override = entry.overrides.first(where: { $0.layer == layer }) {

@@ -27,6 +27,9 @@ extension Explanation {
             out += line + "\n"
         }
         if let targeting { out += "  targeting: \(targeting)\n" }
+        if resolution.value == nil, resolution.reason == .disabled {
+            return out + "value: none (\(Message.disabled.text))\n"
+        }
         let winner = resolution.layer?.rawValue ?? "none"
         out += "value: \(resolution.value?.plainText ?? "—") from the \(winner) layer"
         if let variant = resolution.variant { out += " (variant \(variant))" }

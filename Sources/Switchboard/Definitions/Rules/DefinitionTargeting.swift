@@ -30,6 +30,17 @@ package struct DefinitionTargeting: Sendable {
         var bucketIndex: Int?
         var bucketWeight = 0
         var bucketTotal = 0
+        /// Where the rule (or the flag's own rollout) that serves it is written.
+        package var location: SourceLocation?
+
+        /// What chose it, for the default layer's row of `explain`: "rule 1 'staff first'", "rule 2 'beta',
+        /// rollout bucket 1", "rollout bucket 2" (the flag's own rollout).
+        package var source: String {
+            var parts: [String] = []
+            if let rule { parts.append("rule \(rule)" + (ruleName.map { " '\($0)'" } ?? "")) }
+            if let index = bucketIndex { parts.append("rollout bucket \(index)") }
+            return parts.isEmpty ? (variant.map { "variant \($0)" } ?? "targeting") : parts.joined(separator: ", ")
+        }
 
         /// A sentence for `explain`: "rule 2 'beta' (segment beta_testers), rollout bucket 1 (20 of 100)".
         package var summary: String {
@@ -70,8 +81,30 @@ package struct DefinitionTargeting: Sendable {
         package var location: SourceLocation?
     }
 
+    /// One of the readable `rules`, as `explain` asks about it when the targeting served the default: did its
+    /// conditions hold for the context, and does it serve a rollout (which needs a targeting key)?
+    package struct Rule: Sendable {
+        /// The 1-based rule number.
+        package var number: Int
+        /// The rule's `name`, when it has one.
+        package var name: String?
+        /// The rule's conditions, segments included.
+        package var condition: JSONLogic
+        /// Whether the rule serves a `rollout`.
+        package var rollsOut: Bool
+        /// Where the rule is written.
+        package var location: SourceLocation
+
+        /// "rule 2 'beta'".
+        package var label: String { "rule \(number)" + (name.map { " '\($0)'" } ?? "") }
+    }
+
     /// The flag as the flagd engine evaluates it: outcome names as variants.
     package let flag: FlagdFlag
+    /// The readable rules, in order (none for a JSONLogic block or a flagd file).
+    package internal(set) var rules: [Rule] = []
+    /// Where the flag's own `rollout` is written, when it has one.
+    package internal(set) var rolloutLocation: SourceLocation?
     /// What each outcome name serves.
     package let outcomes: [String: Outcome]
     /// Flags that must resolve to given values first.
@@ -84,6 +117,22 @@ package struct DefinitionTargeting: Sendable {
         self.outcomes = outcomes
         self.prerequisites = prerequisites
         self.isFlagd = isFlagd
+    }
+
+    /// Why the targeting served the flag's default for a context without a targeting key, when a rollout is the
+    /// reason: the first rule whose conditions hold serves a rollout, or none holds and the flag's own rollout
+    /// would have chosen. `nil` when the context has a targeting key, or a rollout is not why.
+    package func rolloutWithoutTargetingKey(context: EvaluationContext, staticContext: [String: Value]) -> String? {
+        guard context.targetingKey == nil else { return nil }
+        let run = LogicRun(context: context, staticAttributes: staticContext, flagKey: flag.key, timestamp: nil,
+                           algorithm: flag.fractionalAlgorithm ?? .v3)
+        for rule in rules {
+            guard let holds = try? run.evaluate(rule.condition.root, in: nil), JS.truthy(holds) else { continue }
+            guard rule.rollsOut else { return nil }
+            return "\(rule.label) matched; its rollout needs a targeting key, so the flag's default was served"
+        }
+        guard rolloutLocation != nil else { return nil }
+        return "no rule matched; the flag's rollout needs a targeting key, so its default was served"
     }
 }
 

@@ -93,22 +93,29 @@ struct RuleCompiler {
         }
 
         var branches: [Value] = []
+        var rules: [DefinitionTargeting.Rule] = []
         if let rulesNode = pending.rules {
-            guard let rules = rulesNode.items else {
+            guard let items = rulesNode.items else {
                 error(rulesNode, "rules must be a list, found \(rulesNode.kindDescription)",
                       hint: "write each rule as an item starting with `- `")
                 return nil
             }
-            for (index, rule) in rules.enumerated() {
+            for (index, rule) in items.enumerated() {
                 guard let branch = compileRule(rule, number: index + 1, definition: definition, add: addOutcome)
                 else { continue }
                 branches.append(branch.condition)
                 branches.append(branch.result)
+                rules.append(DefinitionTargeting.Rule(
+                    number: index + 1, name: rule.pairs?.first { $0.key.scalar?.text == "name" }?.value.scalar?.text,
+                    condition: JSONLogic(branch.condition), rollsOut: branch.result.objectValue != nil,
+                    location: rule.location))
             }
         }
         var fallback: Value = .null
         if let rollout = pending.rollout {
-            fallback = compileRollout(rollout, prefix: "rollout", base: .init(value: .null), definition: definition,
+            var base = DefinitionTargeting.Outcome(value: .null)
+            base.location = rollout.location
+            fallback = compileRollout(rollout, prefix: "rollout", base: base, definition: definition,
                                       add: addOutcome) ?? .null
         }
         if diagnostics.count > errorsBefore { return nil }
@@ -130,7 +137,10 @@ struct RuleCompiler {
         if rule == nil && state == .enabled && pending.requires == nil { return nil }
         let flag = FlagdFlag(key: definition.key, state: state, variants: variants, defaultVariant: defaultName,
                              targeting: rule, fractionalAlgorithm: algorithm, location: definition.location)
-        return DefinitionTargeting(flag: flag, outcomes: outcomes, isFlagd: false)
+        var targeting = DefinitionTargeting(flag: flag, outcomes: outcomes, isFlagd: false)
+        targeting.rules = rules
+        targeting.rolloutLocation = pending.rollout?.location
+        return targeting
     }
 
     private mutating func compileRule(
@@ -175,6 +185,7 @@ struct RuleCompiler {
         }
         let ruleName = fields["name"]?.scalar?.text
         var base = DefinitionTargeting.Outcome(value: .null, rule: number, ruleName: ruleName, segments: segmentNames)
+        base.location = rule.location
         let served = ["serve", "variant", "rollout"].filter { fields[$0] != nil }
         guard served.count == 1 else {
             error(rule, served.isEmpty ? "rule \(number) of \(definition.key) serves nothing"
