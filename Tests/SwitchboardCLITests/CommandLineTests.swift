@@ -36,6 +36,17 @@ struct CommandLineTests {
         #expect(missing.stdout.contains("environments/prod.yaml does not exist"))
     }
 
+    @Test func validateNamesAVariableThatOverridesNoKey() throws {
+        let project = makeProject()
+        let result = try runSwitchboard(["validate", "--flags", project.flags], environment: [
+            "SWITCHBOARD_APP__UPLOAD_MAX_MB": "50", "SWITCHBOARD_TEST_POSTGRES_URL": "postgres://localhost/test",
+        ])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("warning: SWITCHBOARD_APP__UPLOAD_MAX_MB is set but overrides no key\n"
+            + "  hint: did you mean 'SWITCHBOARD_APP__UPLOAD__MAX_MB'? (the variable of app.upload.max_mb)\n"))
+        #expect(result.stdout.hasSuffix(", 0 errors, 1 warning\n"))
+    }
+
     @Test func quotedContextValuesStayText() throws {
         let project = TestProject()
         project.write("flags/z.yaml", """

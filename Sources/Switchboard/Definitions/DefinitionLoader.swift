@@ -99,9 +99,9 @@ public enum DefinitionLoader {
         return LoadReport(registry: registry, diagnostics: Diagnostic.sorted(diagnostics))
     }
 
-    /// Finds keys defined twice, environment variable names shared by two keys, and `renamed_from` entries that
-    /// name a live key; keeps the first of each. Also gives the position of each key among the definitions kept,
-    /// when none was dropped.
+    /// Finds keys defined twice, environment variable names shared by two keys or taken by Switchboard itself, and
+    /// `renamed_from` entries that name a live key; keeps the first of each. Also gives the position of each key
+    /// among the definitions kept, when none was dropped.
     static func checkAcrossFiles(_ definitions: [Definition])
         -> (definitions: [Definition], diagnostics: [Diagnostic], positions: [String: Int]?)
     {
@@ -124,6 +124,21 @@ public enum DefinitionLoader {
                     hint: "a key is defined once across all files; rename or remove one of them"))
                 dropped.append(index)
                 continue
+            }
+            if let variable = EnvironmentLayer.reservedVariable(forKey: key) {
+                let definition = definitions[index]
+                if definition.targeting?.isFlagd == true {
+                    // flagd files keep their keys as written: the flag loads, but no variable overrides it.
+                    diagnostics.append(.warning(
+                        at: definition.location, "\(key) maps to \(variable), one of Switchboard's own variables",
+                        hint: "the environment cannot override it; rename the flag to override it there"))
+                } else {
+                    diagnostics.append(.error(
+                        at: definition.location, "\(key) maps to \(variable), one of Switchboard's own variables",
+                        hint: "rename the key, or give its file a namespace"))
+                    dropped.append(index)
+                    continue
+                }
             }
             let name = EnvironmentName(key)
             if checksVariables, let otherIndex = variables[name] {

@@ -214,8 +214,9 @@ struct DefinitionParser {
             node.remove(.values)
         }
         parseConstraints(&definition, node)
+        var refusedVariants: [String] = []
         if let variantsNode = node[.variants] {
-            parseVariants(&definition, variantsNode)
+            refusedVariants = parseVariants(&definition, variantsNode)
         }
         guard let defaultNode = node[.default] else {
             if misspelt.contains("default") { return }
@@ -223,7 +224,7 @@ struct DefinitionParser {
             return
         }
         definition.defaultLocation = defaultNode.location
-        parseDefault(&definition, defaultNode)
+        parseDefault(&definition, defaultNode, refusedVariants: refusedVariants)
         if node.hasTargeting {
             definition.pending = PendingTargeting(
                 rules: node[.rules], rollout: node[.rollout], requires: node[.requires], enabled: node[.enabled],
@@ -234,9 +235,12 @@ struct DefinitionParser {
         }
     }
 
-    mutating func parseDefault(_ definition: inout Definition, _ node: Node) {
-        if !definition.variants.isEmpty {
-            let names = definition.variants.map(\.name)
+    /// Reads `default`; with variants it names one. A default naming a variant whose value was refused
+    /// (`refusedVariants`) adds no error of its own: the variant's error is the one mistake.
+    mutating func parseDefault(_ definition: inout Definition, _ node: Node, refusedVariants: [String]) {
+        if !definition.variants.isEmpty || !refusedVariants.isEmpty {
+            if let name = node.scalar?.text, refusedVariants.contains(name) { return }
+            let names = definition.variants.map(\.name) + refusedVariants
             guard let name = node.scalar?.text, let value = definition.value(ofVariant: name) else {
                 let written = node.scalar?.text ?? node.kindDescription
                 error(node, "default '\(written)' is not a variant of \(definition.key)",
@@ -259,12 +263,14 @@ struct DefinitionParser {
         }
     }
 
-    mutating func parseVariants(_ definition: inout Definition, _ node: Node) {
+    /// Reads `variants`, and returns the names of those whose value was refused (each with its error).
+    mutating func parseVariants(_ definition: inout Definition, _ node: Node) -> [String] {
         guard let pairs = node.pairs, !pairs.isEmpty else {
             error(node, "variants must be a mapping from names to values, found \(node.kindDescription)",
                   hint: "for example `variants: { control: blue, treatment: green }`")
-            return
+            return []
         }
+        var refused: [String] = []
         for pair in pairs {
             guard let name = pair.key.scalar?.text, !name.isEmpty else {
                 error(pair.key, "a variant name must be a string")
@@ -273,16 +279,19 @@ struct DefinitionParser {
             switch Value.from(pair.value, as: definition.type) {
             case .failure(let problem):
                 error(pair.value, "variant '\(name)' of \(definition.key): \(problem.message)", hint: problem.hint)
+                refused.append(name)
             case .success(let value):
                 if let problem = definition.constraintProblem(with: value, checkingVariants: false)
                     ?? (value.doubleValue?.isFinite == false ? definition.problem(with: value) : nil)
                 {
                     error(pair.value, "variant '\(name)' of \(definition.key): \(problem.message)", hint: problem.hint)
+                    refused.append(name)
                 } else {
                     definition.variants.append(.init(name: name, value: value))
                 }
             }
         }
+        return refused
     }
 
     mutating func parseConstraints(_ definition: inout Definition, _ node: FieldTable) {

@@ -57,8 +57,9 @@ extension FileOverrides {
 }
 
 extension BoardInputs {
-    /// What `validate` reports: the definitions, and every override file of the directory (not only the selected
-    /// environment's: each is meant for some deployment), each checked against the definitions.
+    /// What `validate` reports: the definitions, every override file of the directory (not only the selected
+    /// environment's: each is meant for some deployment), each checked against the definitions, and the
+    /// environment's `SWITCHBOARD_…` variables that override no key.
     package func validationDiagnostics() -> (report: LoadReport, diagnostics: [Diagnostic]) {
         let report = load().report
         var diagnostics = report.diagnostics
@@ -68,6 +69,9 @@ extension BoardInputs {
         for path in paths {
             let files = FileOverrides.load(paths: [path], required: requiredOverrideFiles)
             diagnostics += report.hasErrors ? files.diagnostics : files.diagnostics(against: report.registry)
+        }
+        if !report.hasErrors {
+            diagnostics += EnvironmentLayer.unknownVariables(in: environment, registry: report.registry)
         }
         return (report, Diagnostic.sorted(diagnostics))
     }

@@ -1,0 +1,63 @@
+import Testing
+@testable import Switchboard
+import SwitchboardTestSupport
+
+/// `validate`'s check of the environment: a `SWITCHBOARD_…` variable that overrides no key is named, with the
+/// nearest key's variable; Switchboard's own variables never are; a key whose variable is one of them is refused.
+struct EnvironmentVariableCheckTests {
+    let project = makeProject()
+
+    static func definition(_ key: String) -> String {
+        "flags:\n  \(key): { type: bool, default: false }\n"
+    }
+
+    private func warnings(_ environment: [String: String]) -> [String] {
+        BoardInputs(directory: project.flags, environment: environment).validationDiagnostics().diagnostics
+            .map(\.description)
+    }
+
+    @Test func aMisspeltVariableIsNamedWithTheNearestKey() {
+        #expect(warnings(["SWITCHBOARD_APP__UPLOAD_MAX_MB": "50", "SWITCHBOARD_APP__THEME": "dark"]) == [
+            "warning: SWITCHBOARD_APP__UPLOAD_MAX_MB is set but overrides no key\n"
+                + "  hint: did you mean 'SWITCHBOARD_APP__UPLOAD__MAX_MB'? (the variable of app.upload.max_mb)",
+        ])
+    }
+
+    @Test func aVariableFarFromEveryKeyGetsTheRule() {
+        #expect(warnings(["SWITCHBOARD_BILLING__PLAN_NAME": "pro"]) == [
+            "warning: SWITCHBOARD_BILLING__PLAN_NAME is set but overrides no key\n"
+                + "  hint: a key's variable is SWITCHBOARD_ and the key in upper case, with . as __ and - as _",
+        ])
+    }
+
+    @Test(arguments: [
+        "SWITCHBOARD_ACTOR", "SWITCHBOARD_ADMIN_TOKEN", "SWITCHBOARD_BIN", "SWITCHBOARD_ENV", "SWITCHBOARD_READ_TOKEN",
+        "SWITCHBOARD_REPL_HISTORY", "SWITCHBOARD_SCOPE", "SWITCHBOARD_STATE", "SWITCHBOARD_STATE_COMPACTION_BYTES",
+        "SWITCHBOARD_STORE", "SWITCHBOARD_UPDATE_GOLDEN", "SWITCHBOARD_TEST_POSTGRES_URL", "SWITCHBOARD_TEST_ANYTHING",
+    ])
+    func switchboardsOwnVariablesAreNeverOverrides(variable: String) {
+        // SWITCHBOARD_ENV names an environment whose file must exist: an empty name selects none.
+        let value = variable == "SWITCHBOARD_ENV" ? "" : "x"
+        #expect(warnings([variable: value]).isEmpty)
+    }
+
+    @Test(arguments: [
+        ("env", "SWITCHBOARD_ENV"), ("state-compaction-bytes", "SWITCHBOARD_STATE_COMPACTION_BYTES"),
+        ("admin_token", "SWITCHBOARD_ADMIN_TOKEN"), ("test.postgres_url", "SWITCHBOARD_TEST__POSTGRES_URL"),
+        ("test_mode", "SWITCHBOARD_TEST_MODE"),
+    ])
+    func aKeyWhoseVariableIsSwitchboardsOwnIsAnError(key: String, variable: String) {
+        let report = DefinitionLoader.load(sources: [("a.yaml", Array(Self.definition(key).utf8))])
+        #expect(report.errors.map(\.description) == [
+            "a.yaml:2:3: error: \(key) maps to \(variable), one of Switchboard's own variables\n"
+                + "  hint: rename the key, or give its file a namespace",
+        ])
+        #expect(report.registry.count == 0)
+    }
+
+    @Test(arguments: ["environment", "app.env", "tests.x", "stored"])
+    func keysNearThemAreFine(key: String) {
+        let report = DefinitionLoader.load(sources: [("a.yaml", Array(Self.definition(key).utf8))])
+        #expect(report.errors.isEmpty)
+    }
+}
