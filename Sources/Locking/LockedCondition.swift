@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-public import Glibc
+import Glibc
 #elseif canImport(Musl)
-public import Musl
+import Musl
 #elseif canImport(Darwin)
-public import Darwin
+import Darwin
 #endif
 
 /// A ``Locked`` value that threads can also wait on: ``wait(until:)`` sleeps until another thread's

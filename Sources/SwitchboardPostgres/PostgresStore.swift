@@ -437,7 +437,7 @@ public final class PostgresStore: RuntimeStore {
     /// `LISTEN`s on a connection of its own and calls `handler` on every notification of this scope, after every
     /// (re)connection (having first asked the board to read everything), and every ``pollInterval`` in case a
     /// notification was lost. A lost connection is made again with backoff and jitter. `interval` is not needed.
-    public func watch(every interval: Duration, _ handler: @escaping @Sendable () -> Void) -> StoreWatch {
+    public func watch(every interval: Duration, _ handler: @escaping @Sendable () -> Void) -> ChangeSubscription {
         let stopped = Atomic<Bool>(false)
         let queue = DispatchQueue(label: "switchboard.postgres.watch")
         // Handlers run on a queue of their own: they read the store, which must not block the connection's loop.
@@ -480,7 +480,7 @@ public final class PostgresStore: RuntimeStore {
                 backoff = min(backoff * 2, Self.maximumBackoff)
             }
         }
-        return StoreWatch {
+        return ChangeSubscription {
             guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
             task.cancel()
         }

@@ -107,12 +107,12 @@ public final class InMemoryStore: RuntimeStore {
     }
 
     /// Calls `handler` after every write, at once; the interval is not needed.
-    public func watch(every interval: Duration, _ handler: @escaping @Sendable () -> Void) -> StoreWatch {
+    public func watch(every interval: Duration, _ handler: @escaping @Sendable () -> Void) -> ChangeSubscription {
         let id = state.withLock { state in
             state.nextWatcher += 1
             state.watchers[state.nextWatcher] = handler
             return state.nextWatcher
         }
-        return StoreWatch { [weak self] in _ = self?.state.withLock { $0.watchers.removeValue(forKey: id) } }
+        return ChangeSubscription { [weak self] in _ = self?.state.withLock { $0.watchers.removeValue(forKey: id) } }
     }
 }

@@ -28,7 +28,7 @@ public final class Board: Sendable {
         case store(StoreError)
 
         /// The catalog message of an unknown key or a refused value (`nil` for a store error).
-        public var message: Message? {
+        package var message: Message? {
             switch self {
             case .unknownKey(let key, let suggestions): .unknownKey(key, suggestions: suggestions)
             case .invalidValue(let key, let problem): .refusedValue(key: key, problem: problem, type: nil)
@@ -298,7 +298,7 @@ public final class Board: Sendable {
         return try write(changes, actor: actor, condition: condition)
     }
 
-    /// Removes the runtime override of a typed key, as ``reset(_:actor:expectedVersion:)`` does for its name.
+    /// Removes the runtime override of a typed key, as ``reset(_:actor:expectedVersion:)-(String,_,_)`` does for its name.
     @discardableResult
     public func reset<T: FlagValue>(
         _ key: FlagKey<T>, actor: String, expectedVersion: UInt64? = nil
@@ -383,7 +383,7 @@ public final class Board: Sendable {
     public func stopWatching() { engine.stopWatching() }
 
     /// Every change to a resolved value from now on: from `set(_:to:actor:expectedVersion:)` and
-    /// ``reset(_:actor:expectedVersion:)``, from reloads (a key whose targeting changed is reported even when its
+    /// ``reset(_:actor:expectedVersion:)-(String,_,_)``, from reloads (a key whose targeting changed is reported even when its
     /// value for the empty context did not), and from other processes writing the same runtime store. Each access
     /// makes a new stream.
     public var changes: AsyncStream<ValueChange> {
@@ -421,7 +421,7 @@ extension Board: PreferenceStore {
         try set(key, to: value, actor: actor)
     }
 
-    /// Removes the runtime override, as ``reset(_:actor:expectedVersion:)`` does.
+    /// Removes the runtime override, as ``reset(_:actor:expectedVersion:)-(String,_,_)`` does.
     public func resetOverride(_ key: String, actor: String) throws {
         try reset(key, actor: actor)
     }

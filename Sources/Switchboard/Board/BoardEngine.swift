@@ -17,7 +17,7 @@ final class BoardEngine: Sendable {
     private let state: Locked<State>
     /// Serializes publications, so snapshots are built from the latest state and published in revision order.
     private let publishing = Locked(())
-    private let watches = Locked<[StoreWatch]>([])
+    private let watches = Locked<[ChangeSubscription]>([])
 
     private struct State {
         /// Every stored override, as last read or written; mutated in place, so a write costs what it changes.
@@ -77,7 +77,7 @@ final class BoardEngine: Sendable {
     private var store: any RuntimeStore { inputs.store }
 
     deinit {
-        for watch in watches.withLock({ $0 }) { watch.stop() }
+        for watch in watches.withLock({ $0 }) { watch.cancel() }
     }
 
     /// Writes changes to the store and publishes them: the keys they touch are retyped, nothing else.
@@ -330,13 +330,13 @@ final class BoardEngine: Sendable {
                     }
                 }
             }
-            all.append(StoreWatch { task.cancel() })
+            all.append(ChangeSubscription { task.cancel() })
         }
         watches.withLock { $0 = all }
     }
 
     /// Stops watching for changes (a board stops by itself when it is released).
     func stopWatching() {
-        for watch in watches.withLock({ $0 }) { watch.stop() }
+        for watch in watches.withLock({ $0 }) { watch.cancel() }
     }
 }

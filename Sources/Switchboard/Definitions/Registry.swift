@@ -59,7 +59,7 @@ public struct Registry: Sendable {
     }
 
     /// The message for a key no definition has, with ``suggestions(for:)``.
-    public func unknownKeyMessage(_ key: String) -> Message {
+    package func unknownKeyMessage(_ key: String) -> Message {
         .unknownKey(key, suggestions: suggestions(for: key))
     }
 }

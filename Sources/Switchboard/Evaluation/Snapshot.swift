@@ -7,19 +7,19 @@ import YAML
 public final class Snapshot: Sendable {
     /// One key's resolution state. A class, so evaluation reads a field through one reference instead of copying
     /// the whole entry; it is only mutated while its snapshot is being built, before anyone else can see it.
-    public final class KeyState: @unchecked Sendable {
+    package final class KeyState: @unchecked Sendable {
         /// The definition.
-        public let definition: Definition
+        package let definition: Definition
         /// The winning override (file, env or runtime), if any.
-        public let override: Override?
+        package let override: Override?
         /// Every override that applies, lowest layer first (for `explain`).
-        public let overrides: [Override]
+        package let overrides: [Override]
         /// Overrides that were skipped because their value does not fit the definition, with why.
-        public let rejected: [(override: Override, problem: ValueProblem)]
+        package let rejected: [(override: Override, problem: ValueProblem)]
         /// The resolution for an empty context; when ``isDynamic`` is false it holds for every context.
-        public internal(set) var contextFree: Resolution
+        package internal(set) var contextFree: Resolution
         /// Whether the value depends on the context: the definition has targeting and no override wins.
-        public let isDynamic: Bool
+        package let isDynamic: Bool
         /// The store key of the runtime override, when it is stored under a key the definition was renamed from.
         let storedKey: String?
 
@@ -58,14 +58,14 @@ public final class Snapshot: Sendable {
     }
 
     /// The entries in registry order, read from the override table.
-    public struct Entries: RandomAccessCollection, Sendable {
+    package struct Entries: RandomAccessCollection, Sendable {
         let table: OverrideTable
         /// The first position.
-        public var startIndex: Int { 0 }
+        package var startIndex: Int { 0 }
         /// One past the last position.
-        public var endIndex: Int { table.count }
+        package var endIndex: Int { table.count }
         /// The entry at a position.
-        public subscript(position: Int) -> KeyState { table[position] }
+        package subscript(position: Int) -> KeyState { table[position] }
     }
 
     /// The outcome of evaluating one key: the resolution, and for targeted values which rule, segment or
@@ -110,7 +110,7 @@ public final class Snapshot: Sendable {
     /// The engine for every targeted definition.
     var evaluator: FlagdEvaluator { definitions.evaluator }
     /// One entry per definition, in registry order.
-    public var entries: Entries { Entries(table: table) }
+    package var entries: Entries { Entries(table: table) }
 
     /// Warnings found while resolving: skipped override values, override keys with no definition, orphans.
     public var diagnostics: [Diagnostic] {
@@ -238,7 +238,7 @@ public final class Snapshot: Sendable {
     }
 
     /// The entry of a key.
-    public func entry(_ key: String) -> KeyState? {
+    package func entry(_ key: String) -> KeyState? {
         registry.position(of: key).map { table[$0] }
     }
 

@@ -1,18 +1,18 @@
-public import YAML
+package import YAML
 
 /// A value some layer above the default supplies for a key, and where it came from.
-public struct Override: Sendable, Hashable {
+package struct Override: Sendable, Hashable {
     /// The key it overrides.
-    public var key: String
+    package var key: String
     /// The value.
-    public var value: Value
+    package var value: Value
     /// The layer it belongs to.
-    public var layer: Layer
+    package var layer: Layer
     /// Where it came from.
-    public var origin: Origin
+    package var origin: Origin
 
     /// Creates an override.
-    public init(key: String, value: Value, layer: Layer, origin: Origin) {
+    package init(key: String, value: Value, layer: Layer, origin: Origin) {
         self.key = key
         self.value = value
         self.layer = layer
@@ -21,7 +21,7 @@ public struct Override: Sendable, Hashable {
 }
 
 /// Where a value came from, for `explain`.
-public enum Origin: Sendable, Hashable, CustomStringConvertible {
+package enum Origin: Sendable, Hashable, CustomStringConvertible {
     /// A definitions or override file, at a place in it.
     case file(SourceLocation)
     /// An environment variable, with its text.
@@ -31,7 +31,7 @@ public enum Origin: Sendable, Hashable, CustomStringConvertible {
     case runtime(actor: String, time: String, storedAs: String?, store: String, version: UInt64)
 
     /// `flags/a.yaml:3:5`, `SWITCHBOARD_A=1`, `set by alice at 2026-11-22T07:00:00Z`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .file(let location): "\(location)"
         case .environment(let variable, let text): "\(variable)=\(text)"

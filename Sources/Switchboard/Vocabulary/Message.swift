@@ -1,7 +1,7 @@
 /// Every message that more than one face shows (the CLI, the REPL, the server), written once here. Each face
 /// renders a message's text and hint its own way (`error: … / hint: …` on a terminal, `{"error": …, "hint": …}`
 /// over HTTP), never its own wording.
-public enum Message: Sendable, Hashable {
+package enum Message: Sendable, Hashable {
     /// A key no definition has, with the nearest keys.
     case unknownKey(String, suggestions: [String])
     /// A value refused for a key, with why; `type` adds the key's type as a hint when the problem gives none.
@@ -19,7 +19,7 @@ public enum Message: Sendable, Hashable {
     case disabled
 
     /// The message itself, one line.
-    public var text: String {
+    package var text: String {
         switch self {
         case .unknownKey(let key, _):
             "unknown key '\(key)'"
@@ -42,7 +42,7 @@ public enum Message: Sendable, Hashable {
     }
 
     /// What to do about it, when there is something to say.
-    public var hint: String? {
+    package var hint: String? {
         switch self {
         case .unknownKey(_, let suggestions):
             Self.didYouMean(suggestions) ?? "list the keys to see which are defined"
@@ -54,22 +54,22 @@ public enum Message: Sendable, Hashable {
     }
 
     /// `did you mean 'a', 'b'?`, or `nil` when there is nothing to suggest.
-    public static func didYouMean(_ suggestions: [String]) -> String? {
+    package static func didYouMean(_ suggestions: [String]) -> String? {
         suggestions.isEmpty ? nil : didYouMean(one: suggestions.joined(separator: "', '"))
     }
 
     /// `did you mean 'a'?`.
-    public static func didYouMean(one suggestion: String) -> String {
+    package static func didYouMean(one suggestion: String) -> String {
         "did you mean '\(suggestion)'?"
     }
 
     /// `1 error`, `2 warnings`.
-    public static func count(_ number: Int, _ noun: String) -> String {
+    package static func count(_ number: Int, _ noun: String) -> String {
         "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
     /// The message as a diagnostic without a place, for faces that render diagnostics.
-    public var diagnostic: Diagnostic {
+    package var diagnostic: Diagnostic {
         .error(at: nil, text, hint: hint)
     }
 }

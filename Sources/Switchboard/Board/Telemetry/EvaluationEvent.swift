@@ -1,4 +1,4 @@
-public import Tracing
+package import Tracing
 
 /// OpenTelemetry's `feature_flag.evaluation` event: what one evaluation chose, attached to the span that is
 /// current where it happened.
@@ -18,15 +18,15 @@ public import Tracing
 /// ``Board``'s typed lookups add it when ``BoardOptions/evaluationEvents`` is on; `switchboard serve` adds it for
 /// every OFREP evaluation. Both use the tracer in effect (`InstrumentationSystem.tracer`, or a `withTracer`
 /// scope), and add nothing when no span is current.
-public enum EvaluationEvent {
+package enum EvaluationEvent {
     /// The event's name.
-    public static let name = "feature_flag.evaluation"
+    package static let name = "feature_flag.evaluation"
     /// The value of `feature_flag.provider.name`.
-    public static let providerName = "switchboard"
+    package static let providerName = "switchboard"
 
     /// The span current in this task, when a tracer keeps one; `nil` without a span, at the cost of one task-local
     /// read.
-    public static func currentSpan() -> (any Span)? {
+    package static func currentSpan() -> (any Span)? {
         guard let context = InstrumentationContext.current else { return nil }
         return InstrumentationSystem.tracer.activeSpan(identifiedBy: context)
     }
@@ -39,7 +39,7 @@ public enum EvaluationEvent {
     ///   - errorCode: the error to report instead of the resolution's own, such as a type mismatch found when
     ///     the value was converted to the caller's type.
     ///   - includeValue: whether `feature_flag.result.value` is set.
-    public static func attributes(
+    package static func attributes(
         key: String, resolution: Resolution, errorCode: ErrorCode? = nil, includeValue: Bool
     ) -> SpanAttributes {
         var attributes = SpanAttributes()
@@ -61,7 +61,7 @@ public enum EvaluationEvent {
     }
 
     /// Adds the event for one evaluation to `span`.
-    public static func record(
+    package static func record(
         key: String, resolution: Resolution, errorCode: ErrorCode? = nil, includeValue: Bool, on span: any Span
     ) {
         span.addEvent(SpanEvent(name: name, attributes: attributes(

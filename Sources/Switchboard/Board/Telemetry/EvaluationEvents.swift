@@ -1,4 +1,4 @@
-/// Whether a ``Board``'s typed lookups add OpenTelemetry's ``EvaluationEvent`` (`feature_flag.evaluation`) to
+/// Whether a ``Board``'s typed lookups add OpenTelemetry's `feature_flag.evaluation` event to
 /// the current span, and whether the event carries the value.
 ///
 /// ```swift

@@ -377,7 +377,7 @@ public final class FileStore: RuntimeStore {
     }
 
     /// Polls both files' fingerprints every `interval` and calls `handler` when either changes.
-    public func watch(every interval: Duration, _ handler: @escaping @Sendable () -> Void) -> StoreWatch {
+    public func watch(every interval: Duration, _ handler: @escaping @Sendable () -> Void) -> ChangeSubscription {
         let path = self.path
         let auditPath = self.auditPath
         let task = Task.detached {
@@ -391,7 +391,7 @@ public final class FileStore: RuntimeStore {
                 }
             }
         }
-        return StoreWatch { task.cancel() }
+        return ChangeSubscription { task.cancel() }
     }
 
     private func writeAtomically(_ text: String) throws(StoreError) {

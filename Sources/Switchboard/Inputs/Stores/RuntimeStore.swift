@@ -43,9 +43,9 @@ public protocol RuntimeStore: AnyObject, Sendable {
     func importing(_ export: StoreExport) throws(StoreError)
 
     /// Calls `handler` whenever the store may have been changed by someone else (another process, another
-    /// replica), until the returned watch is stopped. `interval` is how often a store that cannot be told of
+    /// replica), until the returned subscription is cancelled or released. `interval` is how often a store that cannot be told of
     /// changes checks for them.
-    func watch(every interval: Duration, _ handler: @escaping @Sendable () -> Void) -> StoreWatch
+    func watch(every interval: Duration, _ handler: @escaping @Sendable () -> Void) -> ChangeSubscription
 }
 
 extension RuntimeStore {
@@ -356,19 +356,4 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
                    message: "the override of \(key) is at version \(actual), not \(expected): someone else changed it",
                    hint: "read it again, then retry with its current version")
     }
-}
-
-/// A running watch of a store; stopping it (or releasing it) ends the watch.
-public final class StoreWatch: Sendable {
-    private let stopper: @Sendable () -> Void
-
-    /// Creates a watch that calls `stop` once when stopped.
-    public init(stop: @escaping @Sendable () -> Void) {
-        self.stopper = stop
-    }
-
-    /// Ends the watch.
-    public func stop() { stopper() }
-
-    deinit { stopper() }
 }
