@@ -54,6 +54,58 @@ enum Keys {
         #expect(board.int("app.upload.max_mb", default: 0) == 25)
     }
 
+    @Test func typedWrites() throws {
+        let (project, flags) = try exampleProject()
+        defer { project.remove() }
+        let board = try Board(directory: flags, options: BoardOptions(pollInterval: nil))
+
+        let uploadLimit = FlagKey("app.upload.max_mb", default: 25)
+        try board.set(uploadLimit, to: 200, actor: "settings-screen")
+        try board.reset(uploadLimit, actor: "settings-screen")
+        #expect(board.value(uploadLimit) == 25)
+        #expect(board.auditLog().map(\.actor) == ["settings-screen", "settings-screen"])
+    }
+
+    @Test func anObserverThatWrites() throws {
+        let (project, flags) = try exampleProject()
+        defer { project.remove() }
+        let board = try Board(directory: flags, options: BoardOptions(pollInterval: nil))
+        try board.set("checkout.new_flow", to: true, actor: "alice")
+        try board.set("app.upload.max_mb", to: 300, actor: "alice")
+
+        let resetLimit = board.observe("checkout.new_flow") { change in
+            if change.new == false { _ = try? board.reset("app.upload.max_mb", actor: "new-flow-off") }
+        }
+        try board.set("checkout.new_flow", to: false, actor: "alice")
+        #expect(board.int("app.upload.max_mb", default: 0) == 25)
+        resetLimit.cancel()
+    }
+
+    @Test func theModelWrites() throws {
+        let (project, flags) = try exampleProject()
+        defer { project.remove() }
+        let board = try Board(directory: flags, options: BoardOptions(pollInterval: nil))
+        let model = BoardModel(board)
+
+        try model.set(FlagKey("app.theme", default: "system"), to: "dark", actor: "settings-screen")
+        try model.reset(FlagKey("app.theme", default: "system"), actor: "settings-screen")
+        #expect(board.auditLog().map(\.new) == ["dark", nil])
+        #expect(board.string("app.theme", default: "") == "system")
+    }
+
+    @Test func theDefaultStore() throws {
+        let (project, flags) = try exampleProject()
+        defer { project.remove() }
+        let board = try Board(directory: flags, options: BoardOptions(pollInterval: nil))
+        withProcessWideState {
+            Preferences.defaultStore = board                    // once, at start-up
+            defer { Preferences.defaultStore = nil }
+            let settings = DisplaySettings()
+            settings.theme = .light
+            #expect(board.string("app.theme", default: "") == "light")
+        }
+    }
+
     @Test func followChanges() async throws {
         let (project, flags) = try exampleProject()
         defer { project.remove() }
@@ -126,6 +178,10 @@ enum Theme: String, FlagValue { case system, light, dark }
 struct Support: CodableFlagValue, Equatable {    // the value of `app.support` (type: object)
     var email: String
     var url: String
+}
+
+final class DisplaySettings {
+    @Preference(FlagKey("app.theme", default: Theme.system)) var theme
 }
 
 final class Settings {

@@ -14,6 +14,10 @@ struct DefaultPreferenceStoreTests {
     }
 
     @Test func thePropertyUsesTheDefaultStoreOnceItIsSet() throws {
+        try withProcessWideState { try useTheDefaultStore() }
+    }
+
+    private func useTheDefaultStore() throws {
         let settings = Settings()
         // No store yet: the key's default, a refused write, no trap.
         #expect(Preferences.defaultStore == nil)
