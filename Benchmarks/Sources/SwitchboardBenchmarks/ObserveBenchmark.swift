@@ -48,7 +48,8 @@ func benchmarkObserve() throws {
     let observed = writes()
     let observedLookup = plainLookup()
 
-    // From `set` returning to the stream's consumer holding the value.
+    // From the start of the write to the stream's consumer holding the value: the whole way, with no clamping,
+    // so a value that arrives while `set` is still running counts what it took.
     let received = DispatchSemaphore(value: 0)
     let arrival = Mutex<ContinuousClock.Instant?>(nil)
     let consumer = Task.detached {
@@ -62,11 +63,12 @@ func benchmarkObserve() throws {
     var on = board.bool("bench.flag_0", default: false)
     for _ in 0..<1_000 {
         on.toggle()
+        let started = ContinuousClock.now
         _ = try board.set("bench.flag_0", to: on, actor: "bench")
-        let returned = ContinuousClock.now
         received.wait()
-        let delay = (arrival.withLock { $0 } ?? returned) - returned
-        delays.append(max(0, Double(delay.components.attoseconds) / 1e12 + Double(delay.components.seconds) * 1e6))
+        guard let arrived = arrival.withLock({ $0 }) else { fatalError("the consumer signalled without a time") }
+        let delay = arrived - started
+        delays.append(Double(delay.components.attoseconds) / 1e12 + Double(delay.components.seconds) * 1e6)
     }
     consumer.cancel()
     delays.sort()
