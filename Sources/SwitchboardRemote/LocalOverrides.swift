@@ -3,8 +3,8 @@ import Locking
 public import Switchboard
 
 /// Overrides that live on this device only, for in-app debug panels: kept in `local-overrides.json` in the cache
-/// directory (in memory when there is none), written atomically (a temporary file renamed over the old one), and
-/// never sent to the server. The file is `{"format":1,"overrides":{"key":{"value":…,"actor":…,"time":…}}}`.
+/// directory (in memory when there is none), written as the file store writes its state (a temporary file, synced,
+/// renamed over the old one, and the folder synced), and never sent to the server. The file is `{"format":1,"overrides":{"key":{"value":…,"actor":…,"time":…}}}`.
 final class LocalOverrides: Sendable {
     /// The file, when the board has a cache directory.
     let path: String?
@@ -57,9 +57,10 @@ final class LocalOverrides: Sendable {
             object[key] = .object(["value": entry.value, "actor": .string(entry.actor), "time": .string(entry.time)])
         }
         let json = Value.object(["format": 1, "overrides": .object(object)]).json
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+        try FileManager.default.createDirectory(atPath: FilePaths.directory(of: path),
                                                 withIntermediateDirectories: true)
-        try Data(json.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        // As the file store writes its state: a crash or a kill at any moment leaves the old file or the new one.
+        try AtomicFile.write(Array(json.utf8), to: path)
     }
 
     private struct Unusable: Error, CustomStringConvertible {

@@ -87,6 +87,29 @@ import Testing
         await server.stop()
     }
 
+    /// The file is written as the file store writes its state (the shared `AtomicFile`, whose kill test is
+    /// `AtomicFileKillTests`): replaced whole by a rename, never rewritten in place, and a temporary file that a
+    /// killed write left behind is neither read nor in the way.
+    @Test func aWriteReplacesTheFileWhole() async throws {
+        let server = try await LiveServer(board: try project.board())
+        let remote = RemoteBoard(try testConfiguration(server.url, cache: project.cache))
+        try await waitUntil("live") { remote.status == .live }
+        let path = project.cache + "/local-overrides.json"
+        try remote.setLocalOverride("app.upload.max_mb", to: 99)
+        let first = try #require(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int)
+        try Data("{\"format\":1,\"overr".utf8).write(to: URL(fileURLWithPath: path + ".tmp"))
+        try remote.setLocalOverride("app.greeting", to: "hi")
+        let second = try #require(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int)
+        #expect(first != second, "the file was rewritten in place, not replaced")
+        #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
+        await remote.stop()
+        await server.stop()
+
+        let offline = RemoteBoard(try testConfiguration(server.url, cache: project.cache))
+        #expect(offline.localOverrides == ["app.upload.max_mb": 99, "app.greeting": "hi"])
+        await offline.stop()
+    }
+
     @Test func theWrapperWritesALocalOverride() async throws {
         let server = try await LiveServer(board: try project.board())
         let remote = RemoteBoard(try testConfiguration(server.url, cache: project.cache))

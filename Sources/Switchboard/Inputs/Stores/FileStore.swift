@@ -283,7 +283,7 @@ public final class FileStore: RuntimeStore {
             throw Self.posixError("cannot truncate a write cut short from the audit log \(auditPath)")
         }
         let bytes = Array(AuditJournal.lines(plan.records).utf8)
-        guard Self.writeAll(log, bytes), Self.syncData(log) else {
+        guard AtomicFile.writeAll(log, bytes), AtomicFile.syncData(log) else {
             let error = Self.posixError("cannot append to the audit log \(auditPath)")
             // Leave no part of a write that failed.
             _ = ftruncate(log, off_t(reading.end))
@@ -359,7 +359,7 @@ public final class FileStore: RuntimeStore {
             defer { close(audit) }
             cache.withLock { $0 = nil }
             try writeAtomically(Self.encode(export.contents, auditOffset: history.count))
-            guard Self.writeAll(audit, history), Self.syncData(audit) else {
+            guard AtomicFile.writeAll(audit, history), AtomicFile.syncData(audit) else {
                 throw Self.posixError("cannot write the audit log \(auditPath)")
             }
         }
@@ -394,22 +394,12 @@ public final class FileStore: RuntimeStore {
         return ChangeSubscription { task.cancel() }
     }
 
+    /// Writes the state file so that a crash leaves the old one or the new one (see `AtomicFile`).
     private func writeAtomically(_ text: String) throws(StoreError) {
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw Self.posixError("cannot create \(temporary)") }
-        var ok = Self.writeAll(fd, Array(text.utf8)) && Self.syncData(fd)
-        close(fd)
-        ok = ok && rename(temporary, path) == 0
-        guard ok else {
-            let error = Self.posixError("cannot write the override store \(path)")
-            unlink(temporary)
-            throw error
-        }
-        let dirfd = open(FilePaths.directory(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dirfd >= 0 {
-            fsync(dirfd)
-            close(dirfd)
+        do throws(AtomicFile.Failure) {
+            try AtomicFile.write(Array(text.utf8), to: path)
+        } catch {
+            throw StoreError(.unavailable, message: "cannot write the override store \(path): \(error)")
         }
     }
 
@@ -418,28 +408,6 @@ public final class FileStore: RuntimeStore {
     public func auditLog(limit: Int = .max) -> [AuditRecord] {
         guard let data = FileManager.default.contents(atPath: auditPath) else { return [] }
         return Array(AuditJournal.history([UInt8](data)).suffix(limit))
-    }
-
-    /// Flushes a file's data (and the metadata needed to read it back) to the disk.
-    private static func syncData(_ fd: Int32) -> Bool {
-        #if os(Linux)
-        fdatasync(fd) == 0
-        #else
-        fsync(fd) == 0
-        #endif
-    }
-
-    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += written
-        }
-        return true
     }
 
     /// The bytes of a file from `start` to `end` (or to its end); `nil` when reading fails.
