@@ -64,6 +64,11 @@ public struct RemoteConfiguration: Sendable {
     public var inactivityDelay: Duration?
     /// Delays between retries after failures and between reconnections.
     public var backoff: Backoff
+    /// How long an open event stream may stay silent (no event, no heartbeat) before it is taken for dead: it is
+    /// then closed and opened again, and the values refetched in full, as after a drop. A connection that a
+    /// proxy or a sleeping network cut without a word otherwise looks open forever, and no change would arrive.
+    /// The default, 45 s, is three of the heartbeats Switchboard's server sends every 15 s; `nil` waits forever.
+    public var streamSilenceTimeout: Duration?
 
     /// A configuration; `baseURL`, `headers` and `timeout` fall back to `OFREP_ENDPOINT`, `OFREP_HEADERS` and
     /// `OFREP_TIMEOUT_MS` in `environment` (default: the process's).
@@ -79,6 +84,7 @@ public struct RemoteConfiguration: Sendable {
         timeout: Duration? = nil,
         inactivityDelay: Duration? = nil,
         backoff: Backoff = Backoff(),
+        streamSilenceTimeout: Duration? = .seconds(45),
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(Problem) {
         guard let url = baseURL ?? environment["OFREP_ENDPOINT"], !url.isEmpty else {
@@ -105,6 +111,7 @@ public struct RemoteConfiguration: Sendable {
         }
         self.inactivityDelay = inactivityDelay
         self.backoff = backoff
+        self.streamSilenceTimeout = streamSilenceTimeout
     }
 
     /// Parses `OFREP_HEADERS` as ADR 0007 says: percent-decode the whole value, split at commas, split each pair

@@ -201,6 +201,8 @@ final class RemoteCore: Sendable {
 
     enum StreamEnd: Sendable, Equatable {
         case dropped, fatal, inactive, cancelled
+        /// Nothing arrived for ``RemoteConfiguration/streamSilenceTimeout``: closed, and handled as a drop.
+        case silent
     }
 
     func run() async {
@@ -233,7 +235,7 @@ final class RemoteCore: Sendable {
                 case .inactive:
                     while !Task.isCancelled, !state.withLock({ $0.active }) { await activity.wait() }
                     unconditional = true
-                case .dropped:
+                case .dropped, .silent:
                     attempt += 1
                     try? await Task.sleep(for: configuration.backoff.delay(attempt: attempt))
                     unconditional = true
@@ -335,8 +337,8 @@ final class RemoteCore: Sendable {
         return .seconds(seconds)
     }
 
-    /// Follows one event stream until it drops, the credentials are refused, the app stays inactive too long, or
-    /// the task is cancelled. Every `refetchEvaluation` refetches; events that arrive during a fetch make one more.
+    /// Follows one event stream until it drops, the credentials are refused, the app stays inactive too long, it
+    /// stays silent longer than ``RemoteConfiguration/streamSilenceTimeout``, or the task is cancelled. Every `refetchEvaluation` refetches; events that arrive during a fetch make one more.
     func follow(_ url: String) async -> StreamEnd {
         var headers = configuration.requestHeaders
         headers["Accept"] = "text/event-stream"
@@ -363,11 +365,13 @@ final class RemoteCore: Sendable {
         logger.debug("following the event stream")
         // A change between the last fetch and the connection has no event on this stream: look once now.
         refetch.signal()
+        let lastHeard = Locked(ContinuousClock.now)
         return await withTaskGroup(of: StreamEnd.self) { group in
             group.addTask {
                 var parser = ServerSentEventParser()
                 do {
                     for try await chunk in response.body {
+                        lastHeard.withLock { $0 = .now }
                         for event in parser.feed(chunk) where Self.isRefetch(event) {
                             self.refetch.signal()
                         }
@@ -387,6 +391,9 @@ final class RemoteCore: Sendable {
                 return .cancelled
             }
             group.addTask { await self.watchInactivity() }
+            if let limit = configuration.streamSilenceTimeout {
+                group.addTask { await self.watchSilence(since: lastHeard, limit: limit) }
+            }
             let first = await group.next() ?? .cancelled
             group.cancelAll()
             return first
@@ -434,6 +441,20 @@ final class RemoteCore: Sendable {
             let delay = configuration.inactivityDelay ?? .seconds(seconds)
             if await activity.wait(for: delay) { continue }
             if !state.withLock({ $0.active }) { return .inactive }
+        }
+        return .cancelled
+    }
+
+    /// Returns `.silent` once nothing has arrived on the stream (`lastHeard` is when something last did) for
+    /// `limit`.
+    private func watchSilence(since lastHeard: Locked<ContinuousClock.Instant>, limit: Duration) async -> StreamEnd {
+        while !Task.isCancelled {
+            let deadline = lastHeard.withLock { $0 } + limit
+            if ContinuousClock.now >= deadline {
+                report(.unreachable("event stream: nothing received for \(limit); reconnecting"))
+                return .silent
+            }
+            try? await Task.sleep(until: deadline, clock: .continuous)
         }
         return .cancelled
     }
