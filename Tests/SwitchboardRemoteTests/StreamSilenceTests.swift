@@ -18,7 +18,11 @@ import Testing
         configuration.streamSilenceTimeout = .seconds(1)
         let logs = InMemoryLogHandler()
         let remote = RemoteBoard(configuration, logger: recordingLogger(logs))
-        try await waitUntil("live and following the stream") { remote.status == .live && server.streams >= 1 }
+        // The first fetch, the stream, and the fetch the board makes on connecting (which would otherwise pick up
+        // the change below): after these, nothing fetches but a reopened stream.
+        try await waitUntil("live and following the stream") {
+            remote.status == .live && server.streams >= 1 && server.fetches >= 2
+        }
         #expect(remote.int("limit", default: 0) == 5)
 
         // A change the silent stream never announces: only the refetch after reopening it brings it.
