@@ -35,7 +35,8 @@ struct ListCommand: ParsableCommand {
             let value = resolution.value.map(\.plainText) ?? "—"
             table.rows.append([
                 definition.key, definition.kind.rawValue, definition.type.rawValue,
-                definition.hasDefault ? definition.defaultValue.plainText : "—", value, resolution.layer?.rawValue ?? "",
+                definition.hasDefault ? definition.defaultValue.plainText : "—", value,
+                resolution.layer?.rawValue ?? "",
                 definition.description ?? "",
             ])
         }

@@ -4,7 +4,8 @@ public import Switchboard
 
 /// Overrides that live on this device only, for in-app debug panels: kept in `local-overrides.json` in the cache
 /// directory (in memory when there is none), written as the file store writes its state (a temporary file, synced,
-/// renamed over the old one, and the folder synced), and never sent to the server. The file is `{"format":1,"overrides":{"key":{"value":…,"actor":…,"time":…}}}`.
+/// renamed over the old one, and the folder synced), and never sent to the server. The file is
+/// `{"format":1,"overrides":{"key":{"value":…,"actor":…,"time":…}}}`.
 final class LocalOverrides: Sendable {
     /// The file, when the board has a cache directory.
     let path: String?

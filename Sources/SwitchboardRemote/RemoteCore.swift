@@ -338,7 +338,8 @@ final class RemoteCore: Sendable {
     }
 
     /// Follows one event stream until it drops, the credentials are refused, the app stays inactive too long, it
-    /// stays silent longer than ``RemoteConfiguration/streamSilenceTimeout``, or the task is cancelled. Every `refetchEvaluation` refetches; events that arrive during a fetch make one more.
+    /// stays silent longer than ``RemoteConfiguration/streamSilenceTimeout``, or the task is cancelled. Every
+    /// `refetchEvaluation` refetches; events that arrive during a fetch make one more.
     func follow(_ url: String) async -> StreamEnd {
         var headers = configuration.requestHeaders
         headers["Accept"] = "text/event-stream"
