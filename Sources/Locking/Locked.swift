@@ -27,16 +27,7 @@ public final class Locked<Value: ~Copyable>: @unchecked Sendable {
 
     /// A lock over `initialValue`.
     public init(_ initialValue: consuming sending Value) {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        // Error-checking: locking it again on the thread that holds it fails (and stops the program, below)
-        // instead of hanging, as `Mutex` stops with "Recursive call to lock Mutex".
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
-        let status = pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
-        precondition(status == 0, "pthread_mutex_init failed with \(status)")
+        mutex = makeErrorCheckingMutex()
         storage = .allocate(capacity: 1)
         storage.initialize(to: initialValue)
     }
@@ -59,4 +50,19 @@ public final class Locked<Value: ~Copyable>: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return try body(&storage.pointee)
     }
+}
+
+/// A new error-checking pthread mutex: locking it again on the thread that holds it fails (and the callers stop the
+/// program) instead of hanging, as `Mutex` stops with "Recursive call to lock Mutex". Deinitialize and deallocate
+/// it with `pthread_mutex_destroy` and `deallocate()`.
+func makeErrorCheckingMutex() -> UnsafeMutablePointer<pthread_mutex_t> {
+    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    var attributes = pthread_mutexattr_t()
+    pthread_mutexattr_init(&attributes)
+    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+    let status = pthread_mutex_init(mutex, &attributes)
+    pthread_mutexattr_destroy(&attributes)
+    precondition(status == 0, "pthread_mutex_init failed with \(status)")
+    return mutex
 }
