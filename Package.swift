@@ -123,6 +123,9 @@ let package = Package(
         ),
         // Runs the generator on a target's flags/ folder at every build.
         .plugin(name: "SwitchboardGeneratorPlugin", capability: .buildTool(), dependencies: ["SwitchboardGenerate"]),
+        // What an edit changes (`switchboard diff`): two versions of the definitions (git revisions, folders or
+        // environments) compared field by field, evaluated over a population of contexts, with the breaking risks.
+        .target(name: "SwitchboardReview", dependencies: ["Switchboard", "SwitchboardConsole"]),
         // The HTTP server: OFREP, the admin API, health and metrics, on Hummingbird.
         .target(
             name: "SwitchboardServer",
@@ -172,6 +175,7 @@ let package = Package(
                 "SwitchboardCodegen",
                 "SwitchboardGenerateCommand",
                 "SwitchboardPostgres",
+                "SwitchboardReview",
                 "SwitchboardServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -284,6 +288,11 @@ let package = Package(
             name: "SwitchboardREPLTests",
             dependencies: ["SwitchboardREPL", "SwitchboardConsole", "Switchboard", "LineEditor", "SwitchboardTestSupport"],
             resources: [.copy("Fixtures")]
+        ),
+        // `switchboard diff`'s logic on real git repositories made in temporary folders.
+        .testTarget(
+            name: "SwitchboardReviewTests",
+            dependencies: ["SwitchboardReview", "Switchboard", "SwitchboardConsole", "SwitchboardTestSupport"]
         ),
         // The tests that run the `switchboard` executable: the command line, processes writing one store, writers
         // killed mid-write, store moves, the REPL at a terminal and from a script, `generate` as a command.

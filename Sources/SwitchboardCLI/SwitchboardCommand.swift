@@ -17,7 +17,7 @@ struct SwitchboardCommand: AsyncParsableCommand {
         subcommands: [
             ValidateCommand.self, ListCommand.self, GetCommand.self, ExplainCommand.self, SetCommand.self,
             ResetCommand.self, LogCommand.self, StoreCommand.self, ReplCommand.self, ServeCommand.self,
-            GenerateCommand.self, VersionCommand.self,
+            GenerateCommand.self, DiffCommand.self, VersionCommand.self,
         ]
     )
 

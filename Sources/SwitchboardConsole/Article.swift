@@ -13,6 +13,7 @@ public enum Article: String, CaseIterable, Sendable {
     case commandLine = "Switchboard/Documentation.docc/CommandLine.md"
     case repl = "Switchboard/Documentation.docc/DebugREPL.md"
     case typedKeys = "Switchboard/Documentation.docc/TypedKeys.md"
+    case reviewing = "Switchboard/Documentation.docc/ReviewingFlagChanges.md"
     case server = "SwitchboardServer/Documentation.docc/RunningTheServer.md"
 
     /// The article's title, as its catalog shows it.
@@ -28,6 +29,7 @@ public enum Article: String, CaseIterable, Sendable {
         case .commandLine: "The command line"
         case .repl: "The debug REPL"
         case .typedKeys: "Typed keys"
+        case .reviewing: "Reviewing flag changes"
         case .server: "Running the server"
         }
     }

@@ -288,6 +288,13 @@ public enum DefinitionLoader {
         return diagnostics
     }
 
+    /// Whether a file of this name (the last component of its path) holds definitions: YAML or a flagd file, and
+    /// not an override file. Folders whose name starts with `.` and `environments/` hold none.
+    package static func isDefinitionFileName(_ name: String) -> Bool {
+        guard name.hasSuffix(".yaml") || name.hasSuffix(".yml") || FlagdFiles.isFlagdFile(name) else { return false }
+        return !name.hasSuffix(".overrides.yaml") && !name.hasSuffix(".overrides.yml")
+    }
+
     /// The definitions files below a directory, in byte order of their relative paths.
     public static func definitionFiles(in directory: String) -> [String] {
         // Enumerate the real folder, so a definitions directory that is a symlink works; paths keep the name given.
@@ -302,8 +309,7 @@ public enum DefinitionLoader {
                 }
                 continue
             }
-            guard name.hasSuffix(".yaml") || name.hasSuffix(".yml") || FlagdFiles.isFlagdFile(name) else { continue }
-            if name.hasSuffix(".overrides.yaml") || name.hasSuffix(".overrides.yml") { continue }
+            guard isDefinitionFileName(name) else { continue }
             relative.append(path)
         }
         relative.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }

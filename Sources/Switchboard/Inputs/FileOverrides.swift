@@ -60,6 +60,16 @@ package struct FileOverrides: Sendable {
         return layer
     }
 
+    /// Reads override files already in memory (a git revision's, say), lowest precedence first.
+    package static func load(sources: [(path: String, bytes: [UInt8])]) -> FileOverrides {
+        var layer = FileOverrides()
+        for (path, bytes) in sources {
+            layer.files.append(path)
+            layer.read(YAMLParser.parse(bytes, file: path), path: path)
+        }
+        return layer
+    }
+
     mutating func read(_ document: YAMLDocument, path: String) {
         diagnostics.append(contentsOf: document.problems.map(Diagnostic.init))
         guard let root = document.root else { return }

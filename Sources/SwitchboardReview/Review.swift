@@ -1,0 +1,109 @@
+package import Switchboard
+
+/// What an edit changes: every key added, removed, renamed or modified between two sides, how many contexts of a
+/// population are served another value, and the risks that break something already in use.
+///
+/// ```swift
+/// let base = try ReviewSide.load(.revision("HEAD~1", folder: "flags"), environmentName: nil)
+/// let head = try ReviewSide.load(.revision("HEAD", folder: "flags"), environmentName: nil)
+/// let review = Review(base: base, head: head, population: Population(synthesizing: 10_000, seed: 1, …))
+/// ```
+package struct Review: Sendable {
+    /// What the report calls the base: a revision, `"WORKTREE"`, or a folder.
+    package var base: String
+    /// What the report calls the head.
+    package var head: String
+    /// Every key that differs, in key order.
+    package var changes: [KeyChange]
+    /// The risks that break something already in use, in key order.
+    package var breaking: [BreakingRisk]
+    /// What was not checked, and why.
+    package var notes: [String]
+
+    /// The note for the check that needs `switchboard refs`, which does not exist yet.
+    package static let referencesNote =
+        "removed or renamed keys still read by code were not checked: that needs `switchboard refs`"
+
+    /// Compares two sides.
+    ///
+    /// - Parameters:
+    ///   - base: the version before the edit.
+    ///   - head: the version after it.
+    ///   - population: the contexts both versions are evaluated over, for every key whose served value can change.
+    ///   - stored: the runtime store's overrides, by store key, checked against the head's definitions.
+    package init(base: ReviewSide, head: ReviewSide, population: Population, stored: [String: StoredOverride] = [:]) {
+        self.base = base.label
+        self.head = head.label
+        var changes: [KeyChange] = []
+        let baseFiles = base.snapshot.fileLayer, headFiles = head.snapshot.fileLayer
+        var renamedAway: Set<String> = []
+        for definition in head.registry.definitions {
+            let key = definition.key
+            if let old = base.registry[key] {
+                let comparison = DefinitionComparison(
+                    base: old, head: definition, baseOverride: baseFiles.keys[key]?.accepted?.value,
+                    headOverride: headFiles.keys[key]?.accepted?.value)
+                guard !comparison.fields.isEmpty else { continue }
+                changes.append(KeyChange(key: key, change: .modified, fields: comparison.fields,
+                                         details: comparison.details,
+                                         impact: comparison.changesServedValue
+                                             ? Self.impact(of: key, key, base, head, population) : nil))
+            } else if let oldKey = definition.renamedFrom.first(where: { base.registry[$0] != nil && head.registry[$0] == nil }),
+                      let old = base.registry[oldKey] {
+                renamedAway.insert(oldKey)
+                let comparison = DefinitionComparison(
+                    base: old, head: definition, baseOverride: baseFiles.keys[oldKey]?.accepted?.value,
+                    headOverride: headFiles.keys[key]?.accepted?.value)
+                // The new name itself is the rename; `renamed_from` gaining the old key is part of it.
+                let fields = comparison.fields.filter { $0 != "renamed_from" }
+                changes.append(KeyChange(key: key, change: .renamed, fields: fields,
+                                         details: comparison.details.filter { !$0.hasPrefix("renamed_from:") },
+                                         impact: Self.impact(of: oldKey, key, base, head, population),
+                                         renamedFrom: oldKey))
+            } else {
+                changes.append(KeyChange(key: key, change: .added))
+            }
+        }
+        for definition in base.registry.definitions
+        where head.registry[definition.key] == nil && !renamedAway.contains(definition.key) {
+            // Still written, but rejected because a flag it requires is gone: modified, and named as a risk.
+            let missing = (definition.targeting?.prerequisites ?? []).map(\.key)
+                .filter(head.missingPrerequisites.contains)
+            if missing.isEmpty {
+                changes.append(KeyChange(key: definition.key, change: .removed))
+            } else {
+                changes.append(KeyChange(key: definition.key, change: .modified, fields: ["prerequisites"],
+                                         details: missing.map { "prerequisites: requires \($0), which is removed" }))
+            }
+        }
+        changes.sort { $0.key < $1.key }
+        self.changes = changes
+        breaking = Risks.find(base: base, head: head, changes: changes, stored: stored)
+        notes = changes.contains { $0.change == .removed || $0.change == .renamed } ? [Self.referencesNote] : []
+    }
+
+    /// The impact of a key on its served value; `nil` when the population is empty.
+    private static func impact(
+        of baseKey: String, _ headKey: String, _ base: ReviewSide, _ head: ReviewSide, _ population: Population
+    ) -> Impact? {
+        guard !population.contexts.isEmpty, let old = base.registry.position(of: baseKey),
+              let new = head.registry.position(of: headKey)
+        else { return nil }
+        return Impact.measure(base: (base.snapshot, old), head: (head.snapshot, new), population: population.contexts)
+    }
+
+    /// Whether the review found a breaking risk (what `--fail-on breaking` fails on).
+    package var isBreaking: Bool { !breaking.isEmpty }
+
+    /// The population a review evaluates when none is given: `count` contexts drawn with `seed`, testing the
+    /// attributes the rules of either side test.
+    package static func synthesizedPopulation(base: ReviewSide, head: ReviewSide, count: Int, seed: UInt64) -> Population {
+        var attributes = Population.testedAttributes(of: base.registry.definitions)
+        for (name, values) in Population.testedAttributes(of: head.registry.definitions) {
+            var known = attributes[name] ?? []
+            for value in values where !known.contains(value) { known.append(value) }
+            attributes[name] = known
+        }
+        return Population(synthesizing: count, seed: seed, attributes: attributes)
+    }
+}
