@@ -22,7 +22,7 @@ struct CommandParserTests {
         (#"context plan=pro n="42""#, .setContext([
             .init(name: "plan", text: "pro", isQuoted: false), .init(name: "n", text: "42", isQuoted: true),
         ])),
-        ("diff", .diff),
+        ("changed", .changed),
         ("log", .log(count: Command.defaultLogCount)),
         ("log 5", .log(count: 5)),
         ("reload", .reload),
@@ -51,7 +51,7 @@ struct CommandParserTests {
         ("reset app.theme --all", "reset takes either a KEY or --all", "usage: reset KEY | --all"),
         ("log zero", "'zero' is not a positive number", "usage: log [N]"),
         ("log 0", "'0' is not a positive number", "usage: log [N]"),
-        ("diff now", "diff takes no arguments", "usage: diff"),
+        ("changed now", "changed takes no arguments", "usage: changed"),
         ("context plan", "expected NAME=VALUE, found 'plan'", "usage: context [NAME=VALUE… | clear]"),
         ("context =x", "expected NAME=VALUE, found '=x'", "usage: context [NAME=VALUE… | clear]"),
         (#"set app.motd "open"#, "unterminated \" quote", "close it with another \""),

@@ -179,12 +179,12 @@ struct SessionTests {
         #expect(session.prompt == "switchboard> ")
     }
 
-    @Test func diffListsEveryValueThatIsNotItsDefault() throws {
+    @Test func changedListsEveryValueThatIsNotItsDefault() throws {
         let session = try project.session()
-        #expect(session.execute("diff").output == "every key has its default value\n")
+        #expect(session.execute("changed").output == "every key has its default value\n")
         _ = session.execute("set app.theme dark")
         _ = session.execute("context plan=pro")
-        let output = withoutTimes(session.execute("diff").output)
+        let output = withoutTimes(session.execute("changed").output)
         #expect(output == """
             KEY                 DEFAULT  VALUE  LAYER    ORIGIN
             app.theme           system   dark   runtime  set by tester at <time> (file, version 1)

@@ -23,8 +23,8 @@ enum Command: Equatable {
     case setContext([ContextAssignment])
     /// `context clear [NAME…]`; no names clears everything.
     case clearContext([String])
-    /// `diff`.
-    case diff
+    /// `changed`.
+    case changed
     /// `log [N]`.
     case log(count: Int)
     /// `reload`.
@@ -115,8 +115,8 @@ enum CommandParser {
             return .reset(key: try key())
         case "context":
             return try context(arguments, usage: usage)
-        case "diff":
-            return try expectingNothing(.diff)
+        case "changed":
+            return try expectingNothing(.changed)
         case "log":
             guard words.count <= 1 else { throw usage("log takes at most one number") }
             guard let text = words.first else { return .log(count: Command.defaultLogCount) }

@@ -69,7 +69,7 @@ struct CommandInfo: Sendable {
                 value to keep it text (plan="42"). The context lives only as long as the session.
                 """),
         CommandInfo(
-            name: "diff", arguments: "",
+            name: "changed", arguments: "",
             summary: "Values that differ from their defaults",
             details: "Also lists overrides that happen to equal the default, since they still pin the value."),
         CommandInfo(

@@ -1,7 +1,7 @@
 import Switchboard
 import SwitchboardConsole
 
-/// The commands that only look: list, get, explain, diff, log, context and help.
+/// The commands that only look: list, get, explain, changed, log, context and help.
 extension Session {
     func list(_ pattern: String?) -> Reply {
         var keys = board.registry.keys
@@ -48,7 +48,7 @@ extension Session {
         return Reply(output: output)
     }
 
-    func diff() -> Reply {
+    func changed() -> Reply {
         var table = Table(header: ["KEY", "DEFAULT", "VALUE", "LAYER", "ORIGIN"])
         let snapshot = board.snapshot
         for entry in snapshot.entries {

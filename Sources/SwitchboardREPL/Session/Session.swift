@@ -121,7 +121,7 @@ public final class Session {
         case .showContext: showContext()
         case .setContext(let assignments): setContext(assignments)
         case .clearContext(let names): clearContext(names)
-        case .diff: diff()
+        case .changed: changed()
         case .log(let count): log(count)
         case .reload: reload()
         case .help(let topic): help(topic)
