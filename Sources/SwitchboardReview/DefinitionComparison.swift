@@ -138,7 +138,8 @@ package struct DefinitionComparison: Sendable {
         return details
     }
 
-    /// What a rule (or, for `nil`, the flag's own rollout) serves: "true", or its rollout "true 10, false 90".
+    /// What a rule (or, for `nil`, the flag's own rollout) serves: "true", or its rollout "true 10, false 90";
+    /// variants by name.
     /// `nil` when there is no such rule or rollout.
     static func serves(_ targeting: DefinitionTargeting?, rule: Int?) -> String? {
         guard let targeting else { return nil }
@@ -147,9 +148,11 @@ package struct DefinitionComparison: Sendable {
         }
         guard !outcomes.isEmpty else { return nil }
         let buckets = outcomes.compactMap { outcome in outcome.bucket.map { (outcome, $0) } }
-        guard !buckets.isEmpty else { return outcomes.map { text($0.value) }.sorted().joined(separator: ", ") }
+        // A variant by its name, so that a change of the variant's value is one change, of `variants`.
+        func name(_ outcome: DefinitionTargeting.Outcome) -> String { outcome.variant ?? text(outcome.value) }
+        guard !buckets.isEmpty else { return outcomes.map(name).sorted().joined(separator: ", ") }
         return buckets.sorted { $0.1.index < $1.1.index }
-            .map { "\(text($0.0.value)) \($0.1.weight)" }.joined(separator: ", ")
+            .map { "\(name($0.0)) \($0.1.weight)" }.joined(separator: ", ")
     }
 
     private static func defaultText(_ definition: Definition) -> String {
