@@ -38,13 +38,14 @@ extension Review {
         return out
     }
 
-    /// "3 keys changed (1 added, 2 modified); 1 breaking risk."
+    /// "3 keys changed (1 added, 2 modified); 1 breaking risk.", or "no key changed; 0 breaking risks."
     package var summary: String {
         let counts = ChangeKind.allCases.compactMap { kind -> String? in
             let count = changes.count { $0.change == kind }
             return count == 0 ? nil : "\(count) \(kind.rawValue)"
         }
-        let keys = "\(changes.count) key\(changes.count == 1 ? "" : "s") changed (\(counts.joined(separator: ", ")))"
+        let keys = changes.isEmpty ? "no key changed"
+            : "\(changes.count) key\(changes.count == 1 ? "" : "s") changed (\(counts.joined(separator: ", ")))"
         return keys + "; \(breaking.count) breaking risk\(breaking.count == 1 ? "" : "s")."
     }
 
