@@ -28,7 +28,8 @@ package struct DefinitionComparison: Sendable {
         compareConstraints(base, head)
         compareTargeting(base.targeting, head.targeting)
         if base.expires != head.expires {
-            add("expires", "expires: \(Self.text(base.expires?.description)) → \(Self.text(head.expires?.description))")
+            let old = Self.text(base.expires?.description), new = Self.text(head.expires?.description)
+            add("expires", "expires: \(old) → \(new)")
         }
         if base.owner != head.owner { add("owner", "owner: \(Self.text(base.owner)) → \(Self.text(head.owner))") }
         if base.description != head.description { add("description", "description changed") }
@@ -72,7 +73,9 @@ package struct DefinitionComparison: Sendable {
     }
 
     private mutating func compareConstraints(_ base: Definition, _ head: Definition) {
-        func list(_ values: [Value]?) -> String { values.map { "[" + $0.map(Self.text).joined(separator: ", ") + "]" } ?? "(none)" }
+        func list(_ values: [Value]?) -> String {
+            values.map { "[" + $0.map(Self.text).joined(separator: ", ") + "]" } ?? "(none)"
+        }
         func number(_ value: Double?) -> String {
             guard let value else { return "(none)" }
             return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
@@ -80,8 +83,12 @@ package struct DefinitionComparison: Sendable {
         if base.allowedValues != head.allowedValues {
             add("constraints", "values: \(list(base.allowedValues)) → \(list(head.allowedValues))")
         }
-        if base.minimum != head.minimum { add("constraints", "min: \(number(base.minimum)) → \(number(head.minimum))") }
-        if base.maximum != head.maximum { add("constraints", "max: \(number(base.maximum)) → \(number(head.maximum))") }
+        if base.minimum != head.minimum {
+            add("constraints", "min: \(number(base.minimum)) → \(number(head.minimum))")
+        }
+        if base.maximum != head.maximum {
+            add("constraints", "max: \(number(base.maximum)) → \(number(head.maximum))")
+        }
         if base.pattern != head.pattern {
             add("constraints", "pattern: \(Self.text(base.pattern)) → \(Self.text(head.pattern))")
         }
@@ -115,7 +122,8 @@ package struct DefinitionComparison: Sendable {
         _ base: [DefinitionTargeting.Rule], _ baseTargeting: DefinitionTargeting?,
         _ head: [DefinitionTargeting.Rule], _ headTargeting: DefinitionTargeting?
     ) -> [String] {
-        func match(_ rule: DefinitionTargeting.Rule, in rules: [DefinitionTargeting.Rule]) -> DefinitionTargeting.Rule? {
+        typealias Rule = DefinitionTargeting.Rule
+        func match(_ rule: Rule, in rules: [Rule]) -> Rule? {
             if let name = rule.name { return rules.first { $0.name == name } }
             return rules.first { $0.number == rule.number && $0.name == nil }
         }

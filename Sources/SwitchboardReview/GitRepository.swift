@@ -39,7 +39,9 @@ package struct GitRepository: Sendable {
 
     /// Every file below `folder` (a path relative to the repository's top, without a trailing `/`) at a revision,
     /// with its bytes, in byte order of their paths; the paths are relative to the repository's top.
-    package func files(at revision: String, under folder: String) throws(ReviewError) -> [(path: String, bytes: [UInt8])] {
+    package func files(
+        at revision: String, under folder: String
+    ) throws(ReviewError) -> [(path: String, bytes: [UInt8])] {
         let listing = try run(["ls-tree", "-r", "-z", "--full-tree", revision, "--", folder])
         var blobs: [(path: String, id: String)] = []
         for record in listing.split(separator: 0) {
@@ -47,7 +49,8 @@ package struct GitRepository: Sendable {
             guard let tab = record.firstIndex(of: UInt8(ascii: "\t")) else { continue }
             let fields = record[record.startIndex..<tab].split(separator: UInt8(ascii: " "))
             guard fields.count == 3, fields[1].elementsEqual("blob".utf8) else { continue }
-            blobs.append((String(decoding: record[(tab + 1)...], as: UTF8.self), String(decoding: fields[2], as: UTF8.self)))
+            let path = String(decoding: record[(tab + 1)...], as: UTF8.self)
+            blobs.append((path, String(decoding: fields[2], as: UTF8.self)))
         }
         blobs.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
         guard !blobs.isEmpty else { return [] }

@@ -26,12 +26,10 @@ package struct Population: Sendable {
             do {
                 value = try Value(json: trimmed)
             } catch {
-                throw ReviewError("\(file):\(index + 1): not JSON: \(error)",
-                                  hint: "write one JSON object per line: {\"targetingKey\": \"user-1\", \"plan\": \"pro\"}")
+                throw ReviewError("\(file):\(index + 1): not JSON: \(error)", hint: Self.lineHint)
             }
             guard var attributes = value.objectValue else {
-                throw ReviewError("\(file):\(index + 1): a context is a JSON object",
-                                  hint: "write one JSON object per line: {\"targetingKey\": \"user-1\", \"plan\": \"pro\"}")
+                throw ReviewError("\(file):\(index + 1): a context is a JSON object", hint: Self.lineHint)
             }
             var targetingKey: String?
             if let key = attributes.removeValue(forKey: "targetingKey") {
@@ -44,6 +42,9 @@ package struct Population: Sendable {
         }
         self.contexts = contexts
     }
+
+    /// The hint for a line that is not a context.
+    package static let lineHint = #"write one JSON object per line: {"targetingKey": "user-1", "plan": "pro"}"#
 
     /// Reads a JSON Lines file of contexts.
     ///
@@ -93,7 +94,8 @@ package struct Population: Sendable {
                     for item in items where variableName(item) == nil {
                         switch item {
                         case .string, .int, .double, .bool: literals.append(item)
-                        case .list(let values): literals += values.filter { $0.listValue == nil && $0.objectValue == nil }
+                        case .list(let values):
+                            literals += values.filter { $0.listValue == nil && $0.objectValue == nil }
                         default: break
                         }
                     }

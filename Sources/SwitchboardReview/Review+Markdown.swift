@@ -15,7 +15,8 @@ extension Review {
             for change in changes {
                 let fields = change.fields.map { "`\($0)`" }.joined(separator: ", ")
                 let what = change.renamedFrom.map { "renamed from `\($0)`" } ?? change.change.rawValue
-                blocks.append("| `\(change.key)` | \(what) | \(fields) | \(Self.escape(impactText(change.impact))) |\n")
+                let impact = Self.escape(impactText(change.impact))
+                blocks.append("| `\(change.key)` | \(what) | \(fields) | \(impact) |\n")
             }
         }
         if !breaking.isEmpty {

@@ -6,7 +6,8 @@ package import Switchboard
 /// ```swift
 /// let base = try ReviewSide.load(.revision("HEAD~1", folder: "flags"), environmentName: nil)
 /// let head = try ReviewSide.load(.revision("HEAD", folder: "flags"), environmentName: nil)
-/// let review = Review(base: base, head: head, population: Population(synthesizing: 10_000, seed: 1, …))
+/// let population = Review.synthesizedPopulation(base: base, head: head, count: 10_000, seed: 1)
+/// let review = Review(base: base, head: head, population: population)
 /// ```
 package struct Review: Sendable {
     /// What the report calls the base: a revision, `"WORKTREE"`, or a folder.
@@ -48,7 +49,9 @@ package struct Review: Sendable {
                                          details: comparison.details,
                                          impact: comparison.changesServedValue
                                              ? Self.impact(of: key, key, base, head, population) : nil))
-            } else if let oldKey = definition.renamedFrom.first(where: { base.registry[$0] != nil && head.registry[$0] == nil }),
+            } else if let oldKey = definition.renamedFrom.first(where: {
+                base.registry[$0] != nil && head.registry[$0] == nil
+            }),
                       let old = base.registry[oldKey] {
                 renamedAway.insert(oldKey)
                 let comparison = DefinitionComparison(
@@ -97,7 +100,9 @@ package struct Review: Sendable {
 
     /// The population a review evaluates when none is given: `count` contexts drawn with `seed`, testing the
     /// attributes the rules of either side test.
-    package static func synthesizedPopulation(base: ReviewSide, head: ReviewSide, count: Int, seed: UInt64) -> Population {
+    package static func synthesizedPopulation(
+        base: ReviewSide, head: ReviewSide, count: Int, seed: UInt64
+    ) -> Population {
         var attributes = Population.testedAttributes(of: base.registry.definitions)
         for (name, values) in Population.testedAttributes(of: head.registry.definitions) {
             var known = attributes[name] ?? []

@@ -62,7 +62,8 @@ package struct ReviewSide: Sendable {
         switch source {
         case .folder(let folder, let label):
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
                 throw ReviewError("\(label): definitions directory '\(folder)' does not exist",
                                   hint: "pass --flags DIR, or --from DIR --to DIR")
             }

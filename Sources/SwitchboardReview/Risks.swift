@@ -21,7 +21,8 @@ package enum Risks {
             guard case .failure(let problem) = after.fit(entry.value) else { continue }
             // Only what this change breaks: an override that did not fit before is already skipped.
             if let before, case .failure = before.fit(entry.value) { continue }
-            risks.append(BreakingRisk(key: after.key, reason: "stored override \(value) no longer fits: \(problem.message)"))
+            risks.append(BreakingRisk(key: after.key,
+                                      reason: "stored override \(value) no longer fits: \(problem.message)"))
         }
         let added = changes.filter { $0.change == .added }.compactMap { head.registry[$0.key] }
         for change in changes where change.change == .removed {

@@ -29,9 +29,11 @@ import Testing
         repository.write("flags/app.yaml", Self.first)
         try repository.commit("first")
         repository.write("flags/app.yaml", Self.first
-            .replacingOccurrences(of: "weight: 10 }, { value: false, weight: 90", with: "weight: 50 }, { value: false, weight: 50")
+            .replacingOccurrences(of: "weight: 10 }, { value: false, weight: 90",
+                                  with: "weight: 50 }, { value: false, weight: 50")
             .replacingOccurrences(of: "  old_banner:\n    type: bool\n    default: false\n", with: "")
-            .replacingOccurrences(of: "    type: int\n    default: 25\n", with: "    type: double\n    default: 25\n    max: 500\n"))
+            .replacingOccurrences(of: "    type: int\n    default: 25\n",
+                                  with: "    type: double\n    default: 25\n    max: 500\n"))
         try repository.commit("second")
         repository.write(".switchboard/overrides.json", """
             {"format":"switchboard-store","version":1,"overrides":{"app.upload.max_mb":\
@@ -64,8 +66,10 @@ import Testing
         #expect(limit["before"] as? [String: Int] == ["25": 4])
         #expect(limit["after"] as? [String: Int] == ["25.0": 4])
         let breaking = try #require(json["breaking"] as? [[String: String]])
-        #expect(breaking == [["key": "app.upload.max_mb",
-                              "reason": "stored override 700 no longer fits: 700.0 is above the maximum 500 of app.upload.max_mb"]])
+        #expect(breaking == [[
+            "key": "app.upload.max_mb",
+            "reason": "stored override 700 no longer fits: 700.0 is above the maximum 500 of app.upload.max_mb",
+        ]])
     }
 
     @Test func failOnBreakingExitsThree() throws {

@@ -18,8 +18,7 @@ import Testing
     }
 
     @Test func aLineThatIsNotAnObjectIsNamed() {
-        #expect(throws: ReviewError("contexts.jsonl:2: a context is a JSON object",
-                                    hint: "write one JSON object per line: {\"targetingKey\": \"user-1\", \"plan\": \"pro\"}")) {
+        #expect(throws: ReviewError("contexts.jsonl:2: a context is a JSON object", hint: Population.lineHint)) {
             try Population(jsonLines: "{}\n[1]\n", file: "contexts.jsonl")
         }
     }

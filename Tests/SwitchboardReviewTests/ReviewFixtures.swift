@@ -13,6 +13,6 @@ func review(
     _ base: String, _ head: String, baseOverrides: String? = nil, headOverrides: String? = nil,
     population: Population = Population(contexts: []), stored: [String: StoredOverride] = [:]
 ) throws -> Review {
-    Review(base: try side("base", base, overrides: baseOverrides), head: try side("head", head, overrides: headOverrides),
-           population: population, stored: stored)
+    Review(base: try side("base", base, overrides: baseOverrides),
+           head: try side("head", head, overrides: headOverrides), population: population, stored: stored)
 }

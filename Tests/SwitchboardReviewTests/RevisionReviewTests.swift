@@ -33,7 +33,8 @@ import Testing
         try repository.commit("first")
         // A rename (with renamed_from), a type change, a removal, and a rollout change.
         repository.write("flags/search.yaml", Self.first
-            .replacingOccurrences(of: "weight: 10 }, { value: false, weight: 90", with: "weight: 50 }, { value: false, weight: 50")
+            .replacingOccurrences(of: "weight: 10 }, { value: false, weight: 90",
+                                  with: "weight: 50 }, { value: false, weight: 50")
             .replacingOccurrences(of: "  old_layout:\n    type: string\n    default: list\n    owner: web\n", with: "")
             .replacingOccurrences(of: "  page_size:\n    type: int\n    default: 20\n",
                                   with: "  results_per_page:\n    renamed_from: [search.page_size]\n    type: double\n"
