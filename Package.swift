@@ -125,7 +125,7 @@ let package = Package(
         .plugin(name: "SwitchboardGeneratorPlugin", capability: .buildTool(), dependencies: ["SwitchboardGenerate"]),
         // What an edit changes (`switchboard diff`): two versions of the definitions (git revisions, folders or
         // environments) compared field by field, evaluated over a population of contexts, with the breaking risks.
-        .target(name: "SwitchboardReview", dependencies: ["Switchboard", "SwitchboardConsole"]),
+        .target(name: "SwitchboardReview", dependencies: ["Switchboard", "SwitchboardConsole", "Locking"]),
         // The HTTP server: OFREP, the admin API, health and metrics, on Hummingbird.
         .target(
             name: "SwitchboardServer",

@@ -41,20 +41,45 @@ package struct Impact: Sendable, Hashable {
         base: (snapshot: Snapshot, position: Int), head: (snapshot: Snapshot, position: Int),
         population: [EvaluationContext]
     ) -> Impact {
-        var before: [Value?: Int] = [:]
-        var after: [Value?: Int] = [:]
+        // A definition that reads no context serves one value to all: no need to ask for each.
+        let isDynamic = base.snapshot.entries[base.position].isDynamic || head.snapshot.entries[head.position].isDynamic
+        guard isDynamic else {
+            let old = base.snapshot.value(at: base.position, context: .empty)
+            let new = head.snapshot.value(at: head.position, context: .empty)
+            let count = population.count
+            return Impact(contexts: count, changed: old == new ? 0 : count, before: [label(for: old): count],
+                          after: [label(for: new): count])
+        }
+        // A key serves a few values: counted in small arrays, compared with ==, instead of hashing every value.
+        var before = Tally(), after = Tally()
         var changed = 0
         for context in population {
             let old = base.snapshot.value(at: base.position, context: context)
             let new = head.snapshot.value(at: head.position, context: context)
-            before[old, default: 0] += 1
-            after[new, default: 0] += 1
+            before.count(old)
+            after.count(new)
             if old != new { changed += 1 }
         }
-        func labelled(_ counts: [Value?: Int]) -> [String: Int] {
-            Dictionary(counts.map { (label(for: $0.key), $0.value) }, uniquingKeysWith: +)
+        return Impact(contexts: population.count, changed: changed, before: before.labelled, after: after.labelled)
+    }
+
+    /// Counts of served values, for the few values a key serves.
+    private struct Tally {
+        var values: [Value?] = []
+        var counts: [Int] = []
+
+        mutating func count(_ value: Value?) {
+            if let index = values.firstIndex(of: value) {
+                counts[index] += 1
+            } else {
+                values.append(value)
+                counts.append(1)
+            }
         }
-        return Impact(contexts: population.count, changed: changed, before: labelled(before), after: labelled(after))
+
+        var labelled: [String: Int] {
+            Dictionary(zip(values.map(Impact.label(for:)), counts), uniquingKeysWith: +)
+        }
     }
 
     /// The counts of one side as text, most served first: "true 10% (1,003), false 90% (8,997)".

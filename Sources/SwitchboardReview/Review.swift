@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+import Locking
 package import Switchboard
 
 /// What an edit changes: every key added, removed, renamed or modified between two sides, how many contexts of a
@@ -38,6 +41,8 @@ package struct Review: Sendable {
         var changes: [KeyChange] = []
         let baseFiles = base.snapshot.fileLayer, headFiles = head.snapshot.fileLayer
         var renamedAway: Set<String> = []
+        // Measured after the comparison, on every core: (position in `changes`, base key, head key).
+        var measurements: [(change: Int, base: String, head: String)] = []
         for definition in head.registry.definitions {
             let key = definition.key
             if let old = base.registry[key] {
@@ -45,10 +50,9 @@ package struct Review: Sendable {
                     base: old, head: definition, baseOverride: baseFiles.keys[key]?.accepted?.value,
                     headOverride: headFiles.keys[key]?.accepted?.value)
                 guard !comparison.fields.isEmpty else { continue }
+                if comparison.changesServedValue { measurements.append((changes.count, key, key)) }
                 changes.append(KeyChange(key: key, change: .modified, fields: comparison.fields,
-                                         details: comparison.details,
-                                         impact: comparison.changesServedValue
-                                             ? Self.impact(of: key, key, base, head, population) : nil))
+                                         details: comparison.details))
             } else if let oldKey = definition.renamedFrom.first(where: {
                 base.registry[$0] != nil && head.registry[$0] == nil
             }),
@@ -59,9 +63,9 @@ package struct Review: Sendable {
                     headOverride: headFiles.keys[key]?.accepted?.value)
                 // The new name itself is the rename; `renamed_from` gaining the old key is part of it.
                 let fields = comparison.fields.filter { $0 != "renamed_from" }
+                measurements.append((changes.count, oldKey, key))
                 changes.append(KeyChange(key: key, change: .renamed, fields: fields,
                                          details: comparison.details.filter { !$0.hasPrefix("renamed_from:") },
-                                         impact: Self.impact(of: oldKey, key, base, head, population),
                                          renamedFrom: oldKey))
             } else {
                 changes.append(KeyChange(key: key, change: .added))
@@ -79,20 +83,34 @@ package struct Review: Sendable {
                                          details: missing.map { "prerequisites: requires \($0), which is removed" }))
             }
         }
+        let impacts = Self.impacts(measurements.map { ($0.base, $0.head) }, base, head, population)
+        for (measurement, impact) in zip(measurements, impacts) { changes[measurement.change].impact = impact }
         changes.sort { $0.key < $1.key }
         self.changes = changes
         breaking = Risks.find(base: base, head: head, changes: changes, stored: stored)
         notes = changes.contains { $0.change == .removed || $0.change == .renamed } ? [Self.referencesNote] : []
     }
 
-    /// The impact of a key on its served value; `nil` when the population is empty.
-    private static func impact(
-        of baseKey: String, _ headKey: String, _ base: ReviewSide, _ head: ReviewSide, _ population: Population
-    ) -> Impact? {
-        guard !population.contexts.isEmpty, let old = base.registry.position(of: baseKey),
-              let new = head.registry.position(of: headKey)
-        else { return nil }
-        return Impact.measure(base: (base.snapshot, old), head: (head.snapshot, new), population: population.contexts)
+    /// The impact of each key (base key, head key) on its served value, measured on every core (snapshots are read
+    /// without locks); `nil` when the population is empty.
+    private static func impacts(
+        _ keys: [(base: String, head: String)], _ base: ReviewSide, _ head: ReviewSide, _ population: Population
+    ) -> [Impact?] {
+        guard !population.contexts.isEmpty else { return Array(repeating: nil, count: keys.count) }
+        let results = Locked<[Impact?]>(Array(repeating: nil, count: keys.count))
+        let workers = min(keys.count, ProcessInfo.processInfo.activeProcessorCount)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var measured: [(Int, Impact)] = []
+            for index in stride(from: worker, to: keys.count, by: workers) {
+                guard let old = base.registry.position(of: keys[index].base),
+                      let new = head.registry.position(of: keys[index].head)
+                else { continue }
+                measured.append((index, Impact.measure(base: (base.snapshot, old), head: (head.snapshot, new),
+                                                       population: population.contexts)))
+            }
+            results.withLock { for (index, impact) in measured { $0[index] = impact } }
+        }
+        return results.withLock { $0 }
     }
 
     /// Whether the review found a breaking risk (what `--fail-on breaking` fails on).

@@ -290,10 +290,11 @@ case "load": benchmarkLoad()
 case "lookup": try benchmarkLookup()
 case "targeting": try benchmarkTargeting()
 case "observe": try benchmarkObserve()
+case "diff": try benchmarkDiff()
 // The load benchmark's 10,000 definitions as YAML, for benchmarks that run the binary (`Benchmarks/run console`).
 case "definitions": print(generatedDefinitions(count: 10_000), terminator: "")
 default:
-    let usage = "usage: switchboard-bench load|lookup|targeting|store|observe|definitions\n"
+    let usage = "usage: switchboard-bench load|lookup|targeting|store|observe|diff|definitions\n"
     FileHandle.standardError.write(Data(usage.utf8))
     exit(2)
 }
