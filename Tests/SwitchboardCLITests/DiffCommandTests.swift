@@ -110,6 +110,18 @@ import Testing
         #expect(folders.stdout == "flags → new: no key changed; 0 breaking risks.\n")
     }
 
+    @Test func twoEnvironmentsOfTheWorkingTree() throws {
+        let repository = try repository()
+        repository.write("flags/environments/staging.yaml", "overrides: { app.upload.max_mb: 50 }\n")
+        repository.write("flags/environments/production.yaml", "overrides: { app.upload.max_mb: 20 }\n")
+        let result = try diff(["--env-base", "staging", "--env-head", "production", "--samples", "10", "--json"],
+                              in: repository)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix(#"{"base":"WORKTREE (env staging)","breaking":[],"changes":[{"change":"modified","#
+                                        + #""details":["override: 50.0 → 20.0"],"fields":["override"],"impact":"#
+                                        + #"{"after":{"20.0":10},"before":{"50.0":10},"changed":10,"contexts":10}"#))
+    }
+
     @Test func usageErrorsExitTwo() throws {
         let repository = try repository()
         #expect(try diff(["--from", "flags"], in: repository).status == 2)
