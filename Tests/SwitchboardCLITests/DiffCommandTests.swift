@@ -117,9 +117,10 @@ import Testing
         let result = try diff(["--env-base", "staging", "--env-head", "production", "--samples", "10", "--json"],
                               in: repository)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.hasPrefix(#"{"base":"WORKTREE (env staging)","breaking":[],"changes":[{"change":"modified","#
-                                        + #""details":["override: 50.0 → 20.0"],"fields":["override"],"impact":"#
-                                        + #"{"after":{"20.0":10},"before":{"50.0":10},"changed":10,"contexts":10}"#))
+        let expected = #"{"base":"WORKTREE (env staging)","breaking":[],"changes":[{"change":"modified","#
+            + #""details":["override: 50.0 → 20.0"],"fields":["override"],"impact":"#
+            + #"{"after":{"20.0":10},"before":{"50.0":10},"changed":10,"contexts":10}"#
+        #expect(result.stdout.hasPrefix(expected))
     }
 
     @Test func usageErrorsExitTwo() throws {
