@@ -138,6 +138,25 @@ struct TargetingRulesTests {
         #expect(board.resolve("t.spellcheck").reason == .override)
     }
 
+    @Test func aDisabledFlagIsDisabledWhateverItsPrerequisites() throws {
+        let project = makeProject(definitions: """
+            namespace: t
+            flags:
+              gate: { type: bool, default: false }
+              gated:
+                type: bool
+                default: true
+                enabled: false
+                requires: { flag: t.gate, value: true }
+            """)
+        let board = try openBoard(project.flags)
+        // The prerequisite is not met, and the flag is off: off wins, as flagd checks the state first.
+        let resolution = board.resolve("t.gated")
+        #expect(resolution.value == nil && resolution.reason == .disabled)
+        #expect(board.bool("t.gated", default: false) == false)
+        #expect(board.explain("t.gated")?.targeting == "disabled: callers get their own default")
+    }
+
     @Test func overridesStillWinOverTargeting() throws {
         let (_, board) = try board()
         try board.set("t.ranking", to: false, actor: "t")

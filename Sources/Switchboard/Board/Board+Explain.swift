@@ -36,7 +36,7 @@ extension Board {
             } else {
                 targetingNote = "\(flagResult.reason.rawValue): default served"
             }
-            if !targeting.prerequisites.isEmpty, evaluation.unmetPrerequisite == nil {
+            if !targeting.prerequisites.isEmpty, evaluation.unmetPrerequisite == nil, !servesNothing {
                 let met = targeting.prerequisites.map { "\($0.key) = \($0.value.plainText)" }.joined(separator: ", ")
                 targetingNote = (targetingNote ?? "") + " (prerequisites met: \(met))"
             }

@@ -26,6 +26,9 @@ package final class CompiledDefinitions: Sendable {
         let prerequisites: [(position: Int, requirement: DefinitionTargeting.Prerequisite)]
         let defaultDisabled: Resolution
         let defaultEnabled: Resolution
+        /// Switched off (`enabled: false`, a flagd `DISABLED` state): nothing else is evaluated, prerequisites
+        /// included, and callers get their own default.
+        let isDisabled: Bool
         let metadata: [String: Value]
 
         init(definition: Definition, targeting: DefinitionTargeting, registry: Registry, evaluator: FlagdEvaluator) {
@@ -37,6 +40,7 @@ package final class CompiledDefinitions: Sendable {
                 registry.position(of: requirement.key).map { ($0, requirement) }
             }
             metadata = definition.metadata
+            isDisabled = targeting.flag.state == .disabled
             // A flag that is off serves nothing: callers use their own default, with the reason DISABLED, as
             // OpenFeature and flagd do. The same in every face: typed lookups, OFREP, the CLI, the REPL, the console.
             let value = definition.hasDefault ? definition.defaultValue : nil

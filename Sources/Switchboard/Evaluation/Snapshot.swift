@@ -267,6 +267,7 @@ public final class Snapshot: Sendable {
     func dynamicValue(at position: Int, context: EvaluationContext) -> Value? {
         let entry = table[position]
         guard entry.isDynamic, let plan = definitions.plans[position] else { return entry.contextFree.value }
+        if plan.isDisabled { return nil }
         for (other, prerequisite) in plan.prerequisites {
             let actual = dynamicValue(at: other, context: context)
             if !Definition.sameValue(actual ?? .null, prerequisite.value) { return plan.defaultEnabled.value }
@@ -289,6 +290,9 @@ public final class Snapshot: Sendable {
         let evaluator = definitions.evaluator
         guard entry.isDynamic, let plan = definitions.plans[position] else {
             return Evaluation(resolution: entry.contextFree)
+        }
+        if plan.isDisabled {
+            return Evaluation(resolution: plan.defaultResolution(.disabled, metadata: plan.metadata))
         }
         for (other, prerequisite) in plan.prerequisites {
             let actual = evaluate(other, context: context, table: table, definitions: definitions)
