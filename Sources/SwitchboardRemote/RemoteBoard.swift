@@ -177,6 +177,9 @@ public final class RemoteBoard: FlagReader {
     /// How many observers of single keys are registered (for tests of their release).
     package var observerCount: Int { core.publisher.observerCount }
 
+    /// The revision of the answer in service: it grows with every answer (or local override) that is published.
+    public var revision: UInt64 { core.cell.snapshot.revision }
+
     /// Where the board stands.
     public var status: Status { core.status }
 

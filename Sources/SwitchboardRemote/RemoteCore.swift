@@ -83,15 +83,16 @@ final class RemoteCore: Sendable {
     private func install(_ served: [String: RemoteFlag], source: RemoteSnapshot.Source) {
         installing.withLock { _ in
             let old = cell.snapshot
-            let new = RemoteSnapshot(served: served, local: local.all, source: source)
+            let new = RemoteSnapshot(served: served, local: local.all, source: source, revision: old.revision + 1)
             cell.replace(with: new)
             let flags = new.flags
             var changes: [ValueChange] = []
             for (key, flag) in flags where old.flags[key]?.value != flag.value {
-                changes.append(ValueChange(of: key, from: old.flags[key]?.value, to: new.resolution(of: key)))
+                changes.append(ValueChange(of: key, from: old.flags[key]?.value, to: new.resolution(of: key),
+                                           revision: new.revision))
             }
             for (key, flag) in old.flags where flags[key] == nil {
-                changes.append(ValueChange(of: key, from: flag.value, to: nil))
+                changes.append(ValueChange(of: key, from: flag.value, to: nil, revision: new.revision))
             }
             guard !changes.isEmpty else { return }
             changes.sort { $0.key < $1.key }
@@ -310,7 +311,8 @@ final class RemoteCore: Sendable {
                 let snapshot = cell.snapshot
                 if snapshot.source == .cache {
                     // The cached answer is the server's current one: serve it as live.
-                    cell.replace(with: RemoteSnapshot(flags: snapshot.flags, served: snapshot.served, source: .server))
+                    cell.replace(with: RemoteSnapshot(flags: snapshot.flags, served: snapshot.served, source: .server,
+                                                      revision: snapshot.revision))
                 }
             }
             return .notModified

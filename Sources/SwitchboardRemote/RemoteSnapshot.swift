@@ -23,10 +23,14 @@ public final class RemoteSnapshot: Sendable {
     let positions: [String: Int]
     let values: ContiguousArray<Value?>
     let source: Source
+    /// Grows with every snapshot the board publishes (``RemoteBoard/revision``).
+    let revision: UInt64
 
     /// A snapshot of the served flags with local overrides over them: each override is served with the reason
     /// `OVERRIDE` and the layer `runtime`, marked `switchboard.local` in its metadata.
-    convenience init(served: [String: RemoteFlag], local: [String: LocalOverride], source: Source) {
+    convenience init(
+        served: [String: RemoteFlag], local: [String: LocalOverride], source: Source, revision: UInt64
+    ) {
         var flags = served
         for (key, entry) in local {
             var metadata = served[key]?.metadata ?? [:]
@@ -36,10 +40,10 @@ public final class RemoteSnapshot: Sendable {
             flags[key] = RemoteFlag(value: entry.value, variant: nil, reason: Reason.override.rawValue, errorCode: nil,
                                     errorDetails: nil, metadata: metadata)
         }
-        self.init(flags: flags, served: served, source: source)
+        self.init(flags: flags, served: served, source: source, revision: revision)
     }
 
-    init(flags: [String: RemoteFlag], served: [String: RemoteFlag]? = nil, source: Source) {
+    init(flags: [String: RemoteFlag], served: [String: RemoteFlag]? = nil, source: Source, revision: UInt64 = 0) {
         self.flags = flags
         self.served = served ?? flags
         var positions: [String: Int] = [:]
@@ -53,6 +57,7 @@ public final class RemoteSnapshot: Sendable {
         self.positions = positions
         self.values = values
         self.source = source
+        self.revision = revision
     }
 
     /// The value at a key, if it has one.

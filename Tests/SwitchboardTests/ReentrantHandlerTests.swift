@@ -113,6 +113,44 @@ import Testing
         subscription.cancel()
     }
 
+    @Test func twoBoardsWhoseHandlersWriteToEachOtherNeverDeadlock() async throws {
+        let (projectA, boardA) = try board()
+        let (projectB, boardB) = try board()
+        _ = (projectA, projectB)
+        // A's observer mirrors into B and B's into A, while one thread writes A and another writes B.
+        let aToB = boardA.observe("limit") { change in
+            if let value = change.new { _ = try? boardB.set("limit", to: value, actor: "mirror") }
+        }
+        let bToA = boardB.observe("a") { change in
+            if let value = change.new { _ = try? boardA.set("a", to: value, actor: "mirror") }
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                _ = try await onOwnThread { for value in 1...100 { try boardA.set("limit", to: value, actor: "w") } }
+            }
+            group.addTask {
+                _ = try await onOwnThread { for i in 1...200 { try boardB.set("a", to: i % 2 == 0, actor: "w") } }
+            }
+            try await group.waitForAll()
+        }
+        #expect(boardB.int("limit", default: 0) == 100)
+        #expect(boardA.bool("a", default: true) == true)
+        _ = (aToB, bToA)
+    }
+
+    @Test func aKeyStreamNeverGoesBackToAnOlderValue() async throws {
+        let (project, board) = try board()
+        _ = project
+        // Writes race the stream's first read; whatever the interleaving, the values it yields only go forward.
+        let writer = Task.detached { for value in 1...100 { try board.set("limit", to: value, actor: "w") } }
+        let updates = AsyncCollector(board.updates(of: "limit", default: 0))
+        var seen: [Int] = []
+        while seen.last != 100 { seen.append(try await updates.next()) }
+        try await writer.value
+        let forward = seen.dropFirst().filter { $0 != 10 }
+        #expect(forward.elementsEqual(forward.sorted()), "went back: \(seen)")
+    }
+
     @Test func aCancelledObserverIsNotCalledAgain() throws {
         let (project, board) = try board()
         _ = project

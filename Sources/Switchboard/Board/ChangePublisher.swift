@@ -15,7 +15,9 @@ import Darwin
 /// a write made inside a handler is queued and delivered by the same loop after that handler returns, so each
 /// subscriber still sees the changes in the order they happened. One thread delivers at a time; a writer on another
 /// thread whose event that thread is delivering waits until it has been delivered, so that every handler has run
-/// when `set` returns. (A handler must therefore not wait for a write on another thread.)
+/// when `set` returns. A write made inside a handler never waits: when another thread is delivering for that
+/// board (a handler of board A writes to board B while B's handler writes to A), that thread delivers it, so two
+/// boards mirroring each other cannot deadlock. (A handler must not wait for a write on another thread.)
 ///
 /// ``Board`` publishes ``BoardEvent``s through one; `RemoteBoard` (in `SwitchboardRemote`) its own publications.
 /// Streams of changes (``stream(bufferingNewest:_:)``) are built on the handlers, so there is one list of
@@ -163,16 +165,23 @@ package final class ChangePublisher<Event: Sendable>: Sendable {
     /// while another thread delivers, it waits until the events queued before this call have been delivered.
     package func deliver() {
         let me = pthread_self()
+        // Inside a handler of any publisher: never wait, or two boards whose handlers write to each other could
+        // each wait for the other's delivering thread.
+        let insideHandler = DeliveringThread.depth > 0
         var target: UInt64?
         let delivers = state.wait { state -> Bool? in
             let wanted = target ?? state.enqueued
             target = wanted
             if state.delivered >= wanted { return false }
-            if let deliverer = state.deliverer { return pthread_equal(deliverer, me) != 0 ? false : nil }
+            if let deliverer = state.deliverer {
+                return pthread_equal(deliverer, me) != 0 || insideHandler ? false : nil
+            }
             state.deliverer = me
             return true
         }
         guard delivers else { return }
+        DeliveringThread.depth += 1
+        defer { DeliveringThread.depth -= 1 }
         while true {
             let next = state.withLock { state -> Pending? in
                 guard !state.queue.isEmpty else {
@@ -215,4 +224,19 @@ package final class ChangePublisher<Event: Sendable>: Sendable {
 
     /// How many observers of single keys are registered.
     package var observerCount: Int { state.withLock { $0.observerCount } }
+}
+
+/// How deep the current thread is in delivering changes (handlers of one publisher calling a write that delivers
+/// for another): a thread-local count, so a write made inside any handler knows not to wait.
+private enum DeliveringThread {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    static var depth: Int {
+        get { Int(bitPattern: pthread_getspecific(key)) }
+        set { pthread_setspecific(key, UnsafeRawPointer(bitPattern: newValue)) }
+    }
 }

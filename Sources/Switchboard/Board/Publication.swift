@@ -18,9 +18,9 @@ public struct Publication: Sendable {
             for position in positions.sorted() {
                 let before = old.table[position].contextFree
                 let after = new.table[position].contextFree
-                if before.value != after.value || before.layer != after.layer || before.reason != after.reason {
+                if Self.differs(before, after) {
                     changes.append(ValueChange(of: new.registry.definitions[position].key, from: before.value,
-                                               to: after))
+                                               to: after, revision: new.revision))
                 }
             }
         } else {
@@ -29,22 +29,28 @@ public struct Publication: Sendable {
                 let key = new.registry.definitions[position].key
                 let after = new.table[position].contextFree
                 guard let oldPosition = old.registry.position(of: key) else {
-                    changes.append(ValueChange(of: key, from: nil, to: after))
+                    changes.append(ValueChange(of: key, from: nil, to: after, revision: new.revision))
                     continue
                 }
                 let before = old.table[oldPosition].contextFree
-                let changed = before.value != after.value || before.layer != after.layer || before.reason != after.reason
+                let changed = Self.differs(before, after)
                     || (!sameDefinitions
                         && old.definitions.signature(at: oldPosition) != new.definitions.signature(at: position))
                 if changed {
-                    changes.append(ValueChange(of: key, from: before.value, to: after))
+                    changes.append(ValueChange(of: key, from: before.value, to: after, revision: new.revision))
                 }
             }
             for definition in old.registry.definitions where new.registry[definition.key] == nil {
                 changes.append(ValueChange(of: definition.key, from: old.entry(definition.key)?.contextFree.value,
-                                           to: nil))
+                                           to: nil, revision: new.revision))
             }
         }
         self.changes = changes
+    }
+
+    /// Whether a key's resolution for the empty context changed in what a change reports: its value, layer or
+    /// reason.
+    private static func differs(_ before: Resolution, _ after: Resolution) -> Bool {
+        before.value != after.value || before.layer != after.layer || before.reason != after.reason
     }
 }

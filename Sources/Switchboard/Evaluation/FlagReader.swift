@@ -27,6 +27,9 @@ public protocol FlagReader: Sendable {
     /// Every change to a value from now on. Each access makes a new stream.
     var changes: AsyncStream<ValueChange> { get }
 
+    /// A number that grows with every change the board publishes; a ``ValueChange`` carries the revision it made.
+    var revision: UInt64 { get }
+
     /// Calls `onChange` with the key's ``ValueChange`` after each change of `key`'s resolution (a write here or in
     /// another process, an edit to the definitions or an override file, a reload, a server's answer), and after no
     /// other, until the subscription is cancelled or released. ``updates(of:)`` and ``BoardModel`` are built on it.
@@ -122,29 +125,37 @@ extension FlagReader {
         _ element: @escaping @Sendable (Details<T>) -> (element: Element, token: Token)
     ) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(1_000))
-        let last = Locked<Token?>(nil)
-        // Under the stream's own lock, so that the current value read at the start and a change delivered
-        // meanwhile on another thread are yielded in the order they happened, and never twice.
-        let emit: @Sendable (() -> Details<T>) -> Void = { details in
+        // The last token and revision yielded, under the stream's own lock: the current value read at the start
+        // and changes delivered meanwhile on other threads are yielded in revision order, never twice, and a change
+        // at or below a revision already read (older than what was yielded) is dropped.
+        let last = Locked<(token: Token?, revision: UInt64)>((nil, 0))
+        let emit: @Sendable (Details<T>, UInt64) -> Void = { details, revision in
             last.withLock { last in
-                let (element, token) = element(details())
-                guard token != last else { return }
-                last = token
+                if revision != 0, revision <= last.revision { return }
+                last.revision = max(last.revision, revision)
+                let (element, token) = element(details)
+                guard token != last.token else { return }
+                last.token = token
                 continuation.yield(element)
             }
         }
         // The change carries its resolution, so nothing is read again; a key that is gone reads as the board says.
         let subscription = observe(key) { [self] change in
-            emit {
-                change.resolution.map { Details(key: key, resolution: $0, default: defaultValue) }
-                    ?? details(key, as: T.self, default: defaultValue, context: .empty)
-            }
+            let details = change.resolution.map { Details(key: key, resolution: $0, default: defaultValue) }
+                ?? details(key, as: T.self, default: defaultValue, context: .empty)
+            emit(details, change.revision)
         }
-        if details(key, as: T.self, default: defaultValue, context: .empty).errorCode == .flagNotFound {
+        // The current value with the revision it belongs to: read again if a change was published meanwhile.
+        var current: (details: Details<T>, revision: UInt64)
+        repeat {
+            let before = revision
+            current = (details(key, as: T.self, default: defaultValue, context: .empty), before)
+        } while revision != current.revision
+        if current.details.errorCode == .flagNotFound {
             FlagReaderLog.logger.warning("observing \(key), which no definition has; its default is used",
                                          metadata: ["key": "\(key)"])
         }
-        emit { details(key, as: T.self, default: defaultValue, context: .empty) }
+        emit(current.details, current.revision)
         continuation.onTermination = { _ in subscription.cancel() }
         return stream
     }

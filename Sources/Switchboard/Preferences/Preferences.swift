@@ -60,6 +60,9 @@ public enum Preferences {
                            default: defaultValue)
         }
 
+        /// The default store's revision (0 when no store is set).
+        public var revision: UInt64 { Preferences.defaultStore?.revision ?? 0 }
+
         /// The default store's changes (none when no store is set).
         public var changes: AsyncStream<ValueChange> {
             Preferences.defaultStore?.changes ?? AsyncStream { $0.finish() }

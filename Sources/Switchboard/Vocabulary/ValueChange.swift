@@ -9,12 +9,16 @@ public struct ValueChange: Sendable, Hashable {
     public var old: Value?
     /// How the key resolves now: its value, variant, reason, layer and error (`nil`: the key is no longer defined).
     public var resolution: Resolution?
+    /// The revision of the board that the change made (``FlagReader/revision``): a change at or below a revision
+    /// already read is older than what was read. 0 from a board that does not number its publications.
+    public var revision: UInt64
 
     /// Creates a change; boards other than `Board` report theirs with it.
-    public init(of key: String, from old: Value?, to resolution: Resolution?) {
+    public init(of key: String, from old: Value?, to resolution: Resolution?, revision: UInt64 = 0) {
         self.key = key
         self.old = old
         self.resolution = resolution
+        self.revision = revision
     }
 
     /// The value now (`nil`: the key is no longer defined, or it serves no value, as a disabled flag does: the
