@@ -44,14 +44,17 @@ extension EnvironmentLayer {
     ]
 
     /// Prefixes of Switchboard's own variables: `TEST_` for the test suites' settings, such as CI's
-    /// `SWITCHBOARD_TEST_POSTGRES_URL`.
+    /// `SWITCHBOARD_TEST_POSTGRES_URL`. A prefix followed by another `_` is a key's namespace separator instead
+    /// (`test.x` is `SWITCHBOARD_TEST__X`), which no variable of Switchboard's has.
     package static let reservedPrefixes = ["TEST_"]
 
     /// Whether `variable` is one of Switchboard's own.
     package static func isReserved(_ variable: String) -> Bool {
         guard variable.hasPrefix("SWITCHBOARD_") else { return false }
         let name = variable.dropFirst("SWITCHBOARD_".count)
-        return reservedNames.contains(String(name)) || reservedPrefixes.contains { name.hasPrefix($0) }
+        return reservedNames.contains(String(name)) || reservedPrefixes.contains { prefix in
+            name.hasPrefix(prefix) && !name.dropFirst(prefix.count).hasPrefix("_")
+        }
     }
 
     /// The variable of `key` when it is one of Switchboard's own (key `env` → `SWITCHBOARD_ENV`); `nil` otherwise.
