@@ -32,11 +32,11 @@ struct ListCommand: ParsableCommand {
         var table = Table(header: ["KEY", "KIND", "TYPE", "DEFAULT", "VALUE", "LAYER", "DESCRIPTION"])
         for (entry, resolution) in rows {
             let definition = entry.definition
-            let value = resolution.value.map(\.plainText) ?? "—"
+            let value = resolution.value.map(\.plainText) ?? resolution.absentValueText
             table.rows.append([
                 definition.key, definition.kind.rawValue, definition.type.rawValue,
                 definition.hasDefault ? definition.defaultValue.plainText : "—", value,
-                resolution.layer?.rawValue ?? "",
+                resolution.isDisabled ? "disabled" : resolution.layer?.rawValue ?? "",
                 definition.description ?? "",
             ])
         }

@@ -42,7 +42,7 @@ struct GetCommand: ParsableCommand {
             print(resolution.jsonValue(key: key).json)
         } else if let value = resolution.value {
             print(value.plainText)
-        } else if resolution.reason == .disabled {
+        } else if resolution.isDisabled {
             print("(\(Message.disabled.text))")
         } else {
             // Defined, but nothing to serve (no default variant, or an evaluation error).

@@ -27,7 +27,7 @@ extension Explanation {
             out += line + "\n"
         }
         if let targeting { out += "  targeting: \(targeting)\n" }
-        if resolution.value == nil, resolution.reason == .disabled {
+        if resolution.isDisabled {
             return out + "value: none (\(Message.disabled.text))\n"
         }
         let winner = resolution.layer?.rawValue ?? "none"

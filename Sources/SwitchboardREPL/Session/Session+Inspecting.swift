@@ -20,11 +20,9 @@ extension Session {
         let registry = board.registry
         for key in keys {
             let resolution = board.resolve(key, context: context)
-            let disabled = resolution.value == nil && resolution.reason == .disabled
             table.rows.append([
-                key, registry[key]?.type.rawValue ?? "",
-                resolution.value?.shortText ?? (disabled ? "(caller's default)" : "—"),
-                disabled ? terminal.dim("disabled") : layerText(resolution),
+                key, registry[key]?.type.rawValue ?? "", resolution.value?.shortText ?? resolution.absentValueText,
+                resolution.isDisabled ? terminal.dim("disabled") : layerText(resolution),
             ])
         }
         return Reply(output: table.render(terminal: terminal))
@@ -34,7 +32,7 @@ extension Session {
         guard board.registry[key] != nil else { return unknownKey(key) }
         let resolution = board.resolve(key, context: context)
         guard let value = resolution.value else {
-            if resolution.reason == .disabled { return Reply(output: "\(key) = (\(Message.disabled.text))\n") }
+            if resolution.isDisabled { return Reply(output: "\(key) = (\(Message.disabled.text))\n") }
             return failure("\(key) did not resolve: \(resolution.errorMessage ?? "no value")",
                            hint: resolution.errorCode.map { "error code \($0.rawValue)" })
         }
