@@ -298,7 +298,8 @@ public final class Board: Sendable {
         return try write(changes, actor: actor, condition: condition)
     }
 
-    /// Removes the runtime override of a typed key, as ``reset(_:actor:expectedVersion:)-(String,_,_)`` does for its name.
+    /// Removes the runtime override of a typed key, as ``reset(_:actor:expectedVersion:)-(String,_,_)`` does for
+    /// its name.
     @discardableResult
     public func reset<T: FlagValue>(
         _ key: FlagKey<T>, actor: String, expectedVersion: UInt64? = nil
@@ -383,9 +384,9 @@ public final class Board: Sendable {
     public func stopWatching() { engine.stopWatching() }
 
     /// Every change to a resolved value from now on: from `set(_:to:actor:expectedVersion:)` and
-    /// ``reset(_:actor:expectedVersion:)-(String,_,_)``, from reloads (a key whose targeting changed is reported even when its
-    /// value for the empty context did not), and from other processes writing the same runtime store. Each access
-    /// makes a new stream.
+    /// ``reset(_:actor:expectedVersion:)-(String,_,_)``, from reloads (a key whose targeting changed is reported
+    /// even when its value for the empty context did not), and from other processes writing the same runtime store.
+    /// Each access makes a new stream.
     public var changes: AsyncStream<ValueChange> {
         engine.publisher.stream { event in
             guard case .published(let publication) = event else { return [] }

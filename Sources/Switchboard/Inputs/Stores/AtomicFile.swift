@@ -19,7 +19,8 @@ package enum AtomicFile {
 
     /// Writes `bytes` as the file at `path`: into `path.tmp`, synced to the disk, renamed over `path`, and the
     /// folder synced so that the rename survives a crash too. The folder must exist. On failure the temporary file
-    /// is removed and `path` is as it was.
+    /// is removed and `path` is as it was. One writer at a time per path: the file store writes under its lock, and a
+    /// remote board owns its cache folder.
     package static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -44,7 +45,7 @@ package enum AtomicFile {
     package static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            let written = bytes[offset...].withUnsafeBytes { systemWrite(fd, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
                 return false
@@ -62,6 +63,12 @@ package enum AtomicFile {
         fsync(fd) == 0
         #endif
     }
+
+    #if canImport(Glibc)
+    private static let systemWrite = Glibc.write
+    #else
+    private static let systemWrite = Darwin.write
+    #endif
 
     private static func failure(_ action: String) -> Failure {
         Failure(action: action, reason: String(cString: strerror(errno)))

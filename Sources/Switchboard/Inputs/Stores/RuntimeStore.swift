@@ -43,8 +43,8 @@ public protocol RuntimeStore: AnyObject, Sendable {
     func importing(_ export: StoreExport) throws(StoreError)
 
     /// Calls `handler` whenever the store may have been changed by someone else (another process, another
-    /// replica), until the returned subscription is cancelled or released. `interval` is how often a store that cannot be told of
-    /// changes checks for them.
+    /// replica), until the returned subscription is cancelled or released. `interval` is how often a store that
+    /// cannot be told of changes checks for them.
     func watch(every interval: Duration, _ handler: @escaping @Sendable () -> Void) -> ChangeSubscription
 }
 
