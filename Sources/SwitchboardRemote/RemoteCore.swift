@@ -78,12 +78,14 @@ final class RemoteCore: Sendable {
         publisher.finish()
     }
 
-    /// Publishes new flags, with the device's local overrides over them, and tells subscribers which values
-    /// changed.
-    private func install(_ served: [String: RemoteFlag], source: RemoteSnapshot.Source) {
+    /// Publishes new flags (`nil`: the ones in service, read under the same lock, so that an answer installed
+    /// meanwhile is not replaced by an older one), with the device's local overrides over them, and tells
+    /// subscribers which values changed.
+    private func install(_ served: [String: RemoteFlag]?, source: RemoteSnapshot.Source?) {
         installing.withLock { _ in
             let old = cell.snapshot
-            let new = RemoteSnapshot(served: served, local: local.all, source: source, revision: old.revision + 1)
+            let new = RemoteSnapshot(served: served ?? old.served, local: local.all, source: source ?? old.source,
+                                     revision: old.revision + 1)
             cell.replace(with: new)
             let flags = new.flags
             var changes: [ValueChange] = []
@@ -129,8 +131,7 @@ final class RemoteCore: Sendable {
         } catch {
             throw .notWritten("\(error)")
         }
-        let snapshot = cell.snapshot
-        install(snapshot.served, source: snapshot.source)
+        install(nil, source: nil)
     }
 
     /// Removes every device-local override.
@@ -140,8 +141,7 @@ final class RemoteCore: Sendable {
         } catch {
             throw .notWritten("\(error)")
         }
-        let snapshot = cell.snapshot
-        install(snapshot.served, source: snapshot.source)
+        install(nil, source: nil)
     }
 
     private func report(_ error: RemoteError, level: Logger.Level = .warning) {

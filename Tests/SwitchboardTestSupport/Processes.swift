@@ -15,11 +15,11 @@ public struct ProcessResult: Sendable {
 }
 
 /// The environment a test's child process gets: the test process's own without anything that changes
-/// Switchboard's answers (no `SWITCHBOARD_…` variable of the shell the tests run from, no `NO_COLOR`), with
-/// `SWITCHBOARD_ACTOR=tester`, then `extra` on top. Only what a test passes reaches Switchboard.
+/// Switchboard's answers (no `SWITCHBOARD_…` variable of the shell the tests run from, no `NO_COLOR`, no
+/// `COLUMNS`), with `SWITCHBOARD_ACTOR=tester`, then `extra` on top. Only what a test passes reaches Switchboard.
 public func testEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
     var environment = ProcessInfo.processInfo.environment.filter {
-        !$0.key.hasPrefix("SWITCHBOARD_") && $0.key != "NO_COLOR"
+        !$0.key.hasPrefix("SWITCHBOARD_") && $0.key != "NO_COLOR" && $0.key != "COLUMNS"
     }
     environment["SWITCHBOARD_ACTOR"] = "tester"
     for (key, value) in extra { environment[key] = value }
