@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SwitchboardConfiguration", targets: ["SwitchboardConfiguration"]),
         .executable(name: "switchboard", targets: ["SwitchboardCLI"]),
         .plugin(name: "SwitchboardGenerator", targets: ["SwitchboardGeneratorPlugin"]),
+        .plugin(name: "switchboard-refs", targets: ["SwitchboardRefsPlugin"]),
     ],
     traits: [
         .trait(
@@ -45,6 +46,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: []),
         // `swift package generate-documentation`: the DocC catalogs under Sources/*/Documentation.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // `switchboard refs`: reads Swift sources with Swift's own parser. Only SwitchboardReferences and the
+        // commands on it link it; the core library and the server never do.
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         // libyaml, the system library (Debian: libyaml-dev).
@@ -123,6 +127,40 @@ let package = Package(
         ),
         // Runs the generator on a target's flags/ folder at every build.
         .plugin(name: "SwitchboardGeneratorPlugin", capability: .buildTool(), dependencies: ["SwitchboardGenerate"]),
+        // Who reads a key (`switchboard refs`): typed keys, FlagKey, string keys and ConfigReader keys found in
+        // Swift sources with swift-syntax, the typed keys' names taken from the generator's key tree.
+        .target(
+            name: "SwitchboardReferences",
+            dependencies: [
+                "Switchboard", "SwitchboardCodegen",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ]
+        ),
+        // `refs` as a command, shared by `switchboard refs` and the command plugin's tool.
+        .target(
+            name: "SwitchboardRefsCommand",
+            dependencies: [
+                "Switchboard", "SwitchboardReferences", "SwitchboardConsole",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The command plugin's tool: `refs` alone, so `swift package switchboard-refs` compiles no server stack.
+        .executableTarget(
+            name: "SwitchboardRefs",
+            dependencies: [
+                "SwitchboardRefsCommand", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // `swift package switchboard-refs [--strict] …`: refs on the package that depends on Switchboard.
+        .plugin(
+            name: "SwitchboardRefsPlugin",
+            capability: .command(intent: .custom(
+                verb: "switchboard-refs",
+                description: "List the Swift code that reads each flag and preference, and keys no file defines."
+            )),
+            dependencies: ["SwitchboardRefs"]
+        ),
         // What an edit changes (`switchboard diff`): two versions of the definitions (git revisions, folders or
         // environments) compared field by field, evaluated over a population of contexts, with the breaking risks.
         .target(name: "SwitchboardReview", dependencies: ["Switchboard", "SwitchboardConsole", "Locking"]),
@@ -174,6 +212,7 @@ let package = Package(
                 "SwitchboardREPL",
                 "SwitchboardCodegen",
                 "SwitchboardGenerateCommand",
+                "SwitchboardRefsCommand",
                 "SwitchboardPostgres",
                 "SwitchboardReview",
                 "SwitchboardServer",
@@ -287,6 +326,12 @@ let package = Package(
         .testTarget(
             name: "SwitchboardREPLTests",
             dependencies: ["SwitchboardREPL", "SwitchboardConsole", "Switchboard", "LineEditor", "SwitchboardTestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
+        // `switchboard refs`' visitors on source text, and a fixture package with every reference form.
+        .testTarget(
+            name: "SwitchboardReferencesTests",
+            dependencies: ["SwitchboardReferences", "SwitchboardCodegen", "Switchboard", "SwitchboardTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         // `switchboard diff`'s logic on real git repositories made in temporary folders.

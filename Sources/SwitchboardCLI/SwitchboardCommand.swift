@@ -5,6 +5,7 @@ import Switchboard
 import SwitchboardConsole
 import SwitchboardGenerateCommand
 import SwitchboardPostgres
+import SwitchboardRefsCommand
 
 /// `switchboard`: validate, inspect and override flags and preferences.
 @main
@@ -17,7 +18,7 @@ struct SwitchboardCommand: AsyncParsableCommand {
         subcommands: [
             ValidateCommand.self, ListCommand.self, GetCommand.self, ExplainCommand.self, SetCommand.self,
             ResetCommand.self, LogCommand.self, StoreCommand.self, ReplCommand.self, ServeCommand.self,
-            GenerateCommand.self, DiffCommand.self, VersionCommand.self,
+            GenerateCommand.self, RefsCommand.self, DiffCommand.self, VersionCommand.self,
         ]
     )
 

@@ -18,7 +18,7 @@ struct HelpArticleTests {
 
     @Test(arguments: [
         [], ["validate"], ["list"], ["get"], ["explain"], ["set"], ["reset"], ["log"], ["store"], ["store", "export"],
-        ["store", "import"], ["repl"], ["serve"], ["generate"], ["diff"],
+        ["store", "import"], ["repl"], ["serve"], ["generate"], ["refs"], ["diff"],
     ])
     func helpNamesAnArticle(command: [String]) throws {
         let result = try runSwitchboard(["help"] + command)

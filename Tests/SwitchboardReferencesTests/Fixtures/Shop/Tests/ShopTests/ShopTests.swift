@@ -1,0 +1,6 @@
+import Switchboard
+import Testing
+
+@Test func theNewFlowIsOffByDefault() {
+    #expect(Flags.Shop.newFlow.defaultValue == false)
+}
