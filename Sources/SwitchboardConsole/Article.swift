@@ -14,6 +14,7 @@ public enum Article: String, CaseIterable, Sendable {
     case repl = "Switchboard/Documentation.docc/DebugREPL.md"
     case typedKeys = "Switchboard/Documentation.docc/TypedKeys.md"
     case reviewing = "Switchboard/Documentation.docc/ReviewingFlagChanges.md"
+    case retiring = "Switchboard/Documentation.docc/RetiringFlags.md"
     case server = "SwitchboardServer/Documentation.docc/RunningTheServer.md"
 
     /// The article's title, as its catalog shows it.
@@ -30,6 +31,7 @@ public enum Article: String, CaseIterable, Sendable {
         case .repl: "The debug REPL"
         case .typedKeys: "Typed keys"
         case .reviewing: "Reviewing flag changes"
+        case .retiring: "Retiring flags"
         case .server: "Running the server"
         }
     }

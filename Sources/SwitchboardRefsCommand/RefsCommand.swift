@@ -20,7 +20,7 @@ public struct RefsCommand: ParsableCommand {
 
             With --strict, the command exits 1 when code names a key no file defines, or a definition has no \
             reference (except those matched by --allow-unreferenced, say keys other programs read over OFREP).
-            """ + "\n\n" + Article.readMore(.commandLine)
+            """ + "\n\n" + Article.readMore(.retiring)
     )
 
     @Option(name: .long, help: ArgumentHelp("The definitions directory.", valueName: "dir"))
