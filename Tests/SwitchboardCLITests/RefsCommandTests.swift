@@ -105,6 +105,16 @@ struct RefsCommandTests {
             == "10 Swift files read: 12 of 14 definitions referenced, 2 unreferenced, 4 undefined, 7 dynamic.")
     }
 
+    /// The command plugin's tool is the same command: the same document, the same exit status.
+    @Test func theLeanToolPrintsTheSameReport() throws {
+        let tool = BuildProducts.folder.appendingPathComponent("SwitchboardRefs")
+        let lean = try runProcess(tool, ["--json", "--strict"], in: Self.shop)
+        let full = try runSwitchboard(["refs", "--json", "--strict"], in: Self.shop)
+        #expect(lean.status == 1 && full.status == 1)
+        #expect(lean.stdout == full.stdout)
+        #expect(lean.stdout.hasPrefix("{"))
+    }
+
     @Test func brokenDefinitionsFailBeforeAnySourceIsRead() throws {
         let project = TestProject(definitions: "flags:\n  a: {type: bool}\n")
         let result = try runSwitchboard(["refs", "--flags", project.flags], in: project.path)
