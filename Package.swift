@@ -331,7 +331,11 @@ let package = Package(
         // `switchboard refs`' visitors on source text, and a fixture package with every reference form.
         .testTarget(
             name: "SwitchboardReferencesTests",
-            dependencies: ["SwitchboardReferences", "SwitchboardCodegen", "Switchboard", "SwitchboardTestSupport"],
+            dependencies: [
+                "SwitchboardReferences", "SwitchboardCodegen", "Switchboard", "SwitchboardTestSupport",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+            ],
             resources: [.copy("Fixtures")]
         ),
         // `switchboard diff`'s logic on real git repositories made in temporary folders.

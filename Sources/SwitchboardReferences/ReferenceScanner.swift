@@ -30,30 +30,59 @@ public struct ReferenceScanner: Sendable {
 
     /// The references in Swift source texts, each reported under its `file` name.
     public func scan(sources: [(file: String, text: String)]) -> ScanResult {
-        let trees = ConcurrentMap.map(sources) { source -> SourceFileSyntax? in
-            Self.isGenerated(source.text) ? nil : Parser.parse(source: source.text)
+        // One file at a time, on every core, keeping only what the visitors found (not the trees). Reads through
+        // a ConfigReader are settled at the end: a reader declared in one file is read in another.
+        let found = ConcurrentMap.map(sources) { source in scanFile(source.file, source.text) }
+        let readers = found.reduce(into: Set<String>()) { $0.formUnion($1.readers) }
+        let scoped = found.reduce(into: Set<String>()) { $0.formUnion($1.scoped) }
+        var references = found.flatMap(\.references)
+        var dynamic = found.flatMap(\.dynamic)
+        for read in found.flatMap(\.configReads) {
+            guard let resolved = read.resolve(readers: readers, scoped: scoped) else { continue }
+            if let reference = resolved.reference { references.append(reference) }
+            if let position = resolved.dynamic { dynamic.append(position) }
         }
-        // Reader names are gathered from every file first: a reader declared in one file is read in another.
-        let bindings = ConcurrentMap.map(trees) { tree -> (Set<String>, Set<String>) in
-            guard let tree else { return ([], []) }
-            let visitor = ConfigReaderBindingVisitor()
-            visitor.walk(tree)
-            return (visitor.readers, visitor.scoped)
-        }
-        let readers = bindings.reduce(into: Set<String>()) { $0.formUnion($1.0) }
-        let scoped = bindings.reduce(into: Set<String>()) { $0.formUnion($1.1) }
-        let found = ConcurrentMap.map(Array(zip(sources, trees))) { pair -> ([KeyReference], [SourcePosition]) in
-            guard let tree = pair.1 else { return ([], []) }
-            let collector = ReferenceCollector(file: pair.0.file, tree: tree)
+        return ScanResult(references: references.sorted { $0.position < $1.position },
+                          dynamic: Array(Set(dynamic)).sorted())
+    }
+
+    /// What one file holds.
+    private struct FileFindings {
+        var references: [KeyReference] = []
+        var dynamic: [SourcePosition] = []
+        var configReads: [ConfigRead] = []
+        var readers: Set<String> = []
+        var scoped: Set<String> = []
+    }
+
+    /// Parses one file and runs each visitor whose subject the text mentions at all.
+    private func scanFile(_ file: String, _ text: String) -> FileFindings {
+        guard !Self.isGenerated(text) else { return FileFindings() }
+        let tree = Parser.parse(source: text)
+        let collector = ReferenceCollector(file: file, source: text)
+        var findings = FileFindings()
+        if text.contains("Flags") || text.contains("Prefs") {
             TypedKeyVisitor(paths: typedPaths, collector: collector).walk(tree)
-            FlagKeyVisitor(collector: collector).walk(tree)
-            StringKeyVisitor(collector: collector).walk(tree)
-            ConfigKeyVisitor(readers: readers, scoped: scoped, collector: collector).walk(tree)
-            return (collector.references, collector.dynamic)
         }
-        return ScanResult(
-            references: found.flatMap(\.0).sorted { $0.position < $1.position },
-            dynamic: Array(Set(found.flatMap(\.1))).sorted())
+        if text.contains("FlagKey") { FlagKeyVisitor(collector: collector).walk(tree) }
+        StringKeyVisitor(collector: collector).walk(tree)
+        if text.contains("forKey") {
+            let bindings = ConfigReaderBindingVisitor()
+            bindings.walk(tree)
+            findings.readers = bindings.readers
+            findings.scoped = bindings.scoped
+            let config = ConfigKeyVisitor(collector: collector)
+            config.walk(tree)
+            findings.configReads = config.reads
+        } else if text.contains("ConfigReader") || text.contains("scoped") {
+            let bindings = ConfigReaderBindingVisitor()
+            bindings.walk(tree)
+            findings.readers = bindings.readers
+            findings.scoped = bindings.scoped
+        }
+        findings.references = collector.references
+        findings.dynamic = collector.dynamic
+        return findings
     }
 
     /// The references in Swift files, read from disk; a path is reported as given. A file that cannot be read
