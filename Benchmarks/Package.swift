@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Benchmarks live in their own package, depending on Switchboard by path, so the main build and CI stay lean.
-// Run them with `Benchmarks/run load|lookup|targeting|store|server|remote|remote-faults|replicas|soak` (always built
+// Run them with `Benchmarks/run load|lookup|targeting|store|server|remote|remote-faults|replicas|refs|soak` (always built
 // in release).
 let package = Package(
     name: "SwitchboardBenchmarks",
@@ -11,10 +11,12 @@ let package = Package(
         .executable(name: "switchboard-bench", targets: ["SwitchboardBenchmarks"]),
         .executable(name: "remote-bench", targets: ["RemoteBenchmarks"]),
         .executable(name: "remote-faults-bench", targets: ["RemoteFaultBenchmarks"]),
+        .executable(name: "refs-bench", targets: ["RefsBenchmarks"]),
     ],
     dependencies: [
         .package(name: "Switchboard", path: ".."),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         // Counts malloc calls, to check that a lookup allocates nothing.
@@ -47,6 +49,11 @@ let package = Package(
                 .product(name: "SwitchboardRemote", package: "Switchboard"),
                 .product(name: "SwitchboardServer", package: "Switchboard"),
             ]
+        ),
+        // `Benchmarks/run refs`: `switchboard refs` on 2,000 generated files, against parsing them alone.
+        .executableTarget(
+            name: "RefsBenchmarks",
+            dependencies: [.product(name: "SwiftParser", package: "swift-syntax")]
         ),
     ]
 )
