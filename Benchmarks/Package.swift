@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Benchmarks live in their own package, depending on Switchboard by path, so the main build and CI stay lean.
-// Run them with `Benchmarks/run load|lookup|targeting|store|server|remote|remote-faults|replicas|refs|soak` (always built
-// in release).
+// Run them with `Benchmarks/run load|lookup|targeting|store|server|remote|remote-faults|replicas|refs|soak`
+// (always built in release).
 let package = Package(
     name: "SwitchboardBenchmarks",
     platforms: [.macOS(.v14)],
