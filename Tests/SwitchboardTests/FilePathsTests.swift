@@ -24,6 +24,7 @@ struct FilePathsTests {
         #expect(FilePaths.join(".", "audit.jsonl") == "./audit.jsonl")
         #expect(FilePaths.join("/", "a") == "/a")
         #expect(FilePaths.join("a/", "b") == "a/b")
+        #expect(FilePaths.join("", "b") == "b")
         #expect(FilePaths.deletingExtension("overrides.json") == "overrides")
         #expect(FilePaths.deletingExtension(".env") == ".env")
         #expect(FilePaths.deletingExtension("y") == "y")

@@ -25,9 +25,10 @@ package enum FilePaths {
         return String(name[..<dot])
     }
 
-    /// `directory` and `name` joined by one `/`: `("a/", "b")` → `a/b`, `(".", "b")` → `./b`.
+    /// `directory` and `name` joined by one `/`: `("a/", "b")` → `a/b`, `(".", "b")` → `./b`, `("", "b")` → `b`.
     package static func join(_ directory: String, _ name: String) -> String {
-        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+        if directory.isEmpty { return name }
+        return directory.hasSuffix("/") ? directory + name : directory + "/" + name
     }
 
     /// `path` without `.` components and repeated slashes, each `..` taking away the component before it (as text:
