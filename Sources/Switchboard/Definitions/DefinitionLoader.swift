@@ -125,7 +125,7 @@ public enum DefinitionLoader {
                 dropped.append(index)
                 continue
             }
-            if let variable = EnvironmentLayer.reservedVariable(forKey: key) {
+            if let variable = KeySyntax.reservedVariable(forKey: key) {
                 let definition = definitions[index]
                 if definition.targeting?.isFlagd == true {
                     // flagd files keep their keys as written: the flag loads, but no variable overrides it.
