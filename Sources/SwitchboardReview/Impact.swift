@@ -1,4 +1,5 @@
 package import Switchboard
+import SwitchboardConsole
 
 /// How a change moves the served value over a population of contexts: how many contexts get another value, and
 /// how many get each value before and after.
@@ -29,7 +30,7 @@ package struct Impact: Sendable, Hashable {
     }
 
     /// The label of the caller's own default, served when a definition gives no value.
-    package static let callerDefault = "(caller's default)"
+    package static let callerDefault = Resolution.callersDefaultText
 
     /// Evaluates a key on both sides for every context, with the real engine.
     ///

@@ -5,5 +5,8 @@ extension Resolution {
     public var isDisabled: Bool { value == nil && reason == .disabled }
 
     /// A listing's value column when nothing is served: what a caller of a disabled flag gets, else `—`.
-    public var absentValueText: String { isDisabled ? "(caller's default)" : "—" }
+    public var absentValueText: String { isDisabled ? Self.callersDefaultText : "—" }
+
+    /// How every listing writes a value that is the caller's own default: `(caller's default)`.
+    public static let callersDefaultText = "(caller's default)"
 }
