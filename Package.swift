@@ -102,11 +102,11 @@ let package = Package(
         // A termios line editor for interactive prompts: editing keys, history, Tab completion.
         .target(name: "LineEditor"),
         // What the command line and the REPL share on a terminal: colours, diagnostics, tables, glob patterns.
-        .target(name: "SwitchboardConsole", dependencies: ["Switchboard", "LineEditor"]),
+        .target(name: "SwitchboardTerminal", dependencies: ["Switchboard", "LineEditor"]),
         // The debug REPL: sessions that run one command line each, Tab completion, and the interactive loop.
         .target(
             name: "SwitchboardREPL",
-            dependencies: ["Switchboard", "YAML", "Locking", "LineEditor", "SwitchboardConsole"]
+            dependencies: ["Switchboard", "YAML", "Locking", "LineEditor", "SwitchboardTerminal"]
         ),
         // Typed accessors: Swift source with one FlagKey per definition (`switchboard generate`).
         .target(name: "SwitchboardCodegen", dependencies: ["Switchboard", "YAML"]),
@@ -114,7 +114,7 @@ let package = Package(
         .target(
             name: "SwitchboardGenerateCommand",
             dependencies: [
-                "Switchboard", "SwitchboardCodegen", "SwitchboardConsole",
+                "Switchboard", "SwitchboardCodegen", "SwitchboardTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -141,7 +141,7 @@ let package = Package(
         .target(
             name: "SwitchboardRefsCommand",
             dependencies: [
-                "Switchboard", "SwitchboardReferences", "SwitchboardConsole",
+                "Switchboard", "SwitchboardReferences", "SwitchboardTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -163,7 +163,7 @@ let package = Package(
         ),
         // What an edit changes (`switchboard diff`): two versions of the definitions (git revisions, folders or
         // environments) compared field by field, evaluated over a population of contexts, with the breaking risks.
-        .target(name: "SwitchboardReview", dependencies: ["Switchboard", "SwitchboardConsole", "Locking"]),
+        .target(name: "SwitchboardReview", dependencies: ["Switchboard", "SwitchboardTerminal", "Locking"]),
         // The HTTP server: OFREP, the admin API, health and metrics, on Hummingbird.
         .target(
             name: "SwitchboardServer",
@@ -208,7 +208,7 @@ let package = Package(
             name: "SwitchboardCLI",
             dependencies: [
                 "Switchboard",
-                "SwitchboardConsole",
+                "SwitchboardTerminal",
                 "SwitchboardREPL",
                 "SwitchboardCodegen",
                 "SwitchboardGenerateCommand",
@@ -325,7 +325,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SwitchboardREPLTests",
-            dependencies: ["SwitchboardREPL", "SwitchboardConsole", "Switchboard", "LineEditor", "SwitchboardTestSupport"],
+            dependencies: ["SwitchboardREPL", "SwitchboardTerminal", "Switchboard", "LineEditor", "SwitchboardTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         // `switchboard refs`' visitors on source text, and a fixture package with every reference form.
@@ -341,13 +341,13 @@ let package = Package(
         // `switchboard diff`'s logic on real git repositories made in temporary folders.
         .testTarget(
             name: "SwitchboardReviewTests",
-            dependencies: ["SwitchboardReview", "Switchboard", "SwitchboardConsole", "SwitchboardTestSupport"]
+            dependencies: ["SwitchboardReview", "Switchboard", "SwitchboardTerminal", "SwitchboardTestSupport"]
         ),
         // The tests that run the `switchboard` executable: the command line, processes writing one store, writers
         // killed mid-write, store moves, the REPL at a terminal and from a script, `generate` as a command.
         .testTarget(
             name: "SwitchboardCLITests",
-            dependencies: ["Switchboard", "SwitchboardCLI", "SwitchboardConsole", "SwitchboardTestSupport"]
+            dependencies: ["Switchboard", "SwitchboardCLI", "SwitchboardTerminal", "SwitchboardTestSupport"]
         ),
     ]
 )

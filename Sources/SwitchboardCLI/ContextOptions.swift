@@ -1,6 +1,6 @@
 import ArgumentParser
 import Switchboard
-import SwitchboardConsole
+import SwitchboardTerminal
 
 /// `--context k=v` and `--targeting-key`: who a value is evaluated for.
 struct ContextOptions: ParsableArguments {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Switchboard
-import SwitchboardConsole
+import SwitchboardTerminal
 import SwitchboardReview
 
 /// `switchboard diff`: what an edit changes between two revisions, folders or environments, with the share of

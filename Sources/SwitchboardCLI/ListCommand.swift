@@ -1,6 +1,6 @@
 import ArgumentParser
 import Switchboard
-import SwitchboardConsole
+import SwitchboardTerminal
 
 /// `switchboard list`: every definition with its resolved value and the layer it comes from.
 struct ListCommand: ParsableCommand {

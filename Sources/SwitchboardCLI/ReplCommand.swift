@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Switchboard
-import SwitchboardConsole
+import SwitchboardTerminal
 import SwitchboardREPL
 
 /// `switchboard repl`: the debug menu — inspect, explain, set, toggle and reset values of a running project.

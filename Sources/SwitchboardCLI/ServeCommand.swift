@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Switchboard
-import SwitchboardConsole
+import SwitchboardTerminal
 import SwitchboardServer
 
 /// `switchboard serve`: OFREP evaluation, the admin API, health and metrics over HTTP, with live reload.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Switchboard
-import SwitchboardConsole
+import SwitchboardTerminal
 
 /// `switchboard store export|import`: moves runtime overrides and their audit log between stores.
 struct StoreCommand: ParsableCommand {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Switchboard
-import SwitchboardConsole
+import SwitchboardTerminal
 import SwitchboardGenerateCommand
 import SwitchboardPostgres
 import SwitchboardRefsCommand

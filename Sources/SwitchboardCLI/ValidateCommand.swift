@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Switchboard
-import SwitchboardConsole
+import SwitchboardTerminal
 
 /// `switchboard validate`: checks every definitions file and reports every problem at once.
 struct ValidateCommand: ParsableCommand {

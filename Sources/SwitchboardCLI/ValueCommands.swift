@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Switchboard
-import SwitchboardConsole
+import SwitchboardTerminal
 
 /// `switchboard get KEY`: the resolved value.
 struct GetCommand: ParsableCommand {

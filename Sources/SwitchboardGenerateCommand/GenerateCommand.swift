@@ -2,7 +2,7 @@ public import ArgumentParser
 import Foundation
 import Switchboard
 import SwitchboardCodegen
-import SwitchboardConsole
+import SwitchboardTerminal
 
 /// `switchboard generate`: Swift source with a typed key for every definition, written to a file or standard
 /// output, or compared with a committed file (`--check`).

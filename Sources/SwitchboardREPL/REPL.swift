@@ -1,7 +1,7 @@
 public import Foundation
 public import LineEditor
 public import Switchboard
-public import SwitchboardConsole
+public import SwitchboardTerminal
 
 /// The read–eval–print loop around a ``Session``: at a terminal it edits lines with history and Tab completion
 /// and reports changes made elsewhere before each prompt; from a pipe or file it runs the lines as a script,

@@ -1,7 +1,7 @@
 public import ArgumentParser
 import Foundation
 import Switchboard
-import SwitchboardConsole
+import SwitchboardTerminal
 import SwitchboardReferences
 
 /// `switchboard refs`: the Swift code that names each key, the keys code names that no file defines, the keys

@@ -1,5 +1,5 @@
 package import Switchboard
-import SwitchboardConsole
+import SwitchboardTerminal
 
 /// How a change moves the served value over a population of contexts: how many contexts get another value, and
 /// how many get each value before and after.

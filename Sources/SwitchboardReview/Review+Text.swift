@@ -1,4 +1,4 @@
-package import SwitchboardConsole
+package import SwitchboardTerminal
 
 extension Review {
     /// The review for a terminal: one block per changed key (what changed, the impact), then the breaking risks

@@ -1,5 +1,5 @@
 import Foundation
-import SwitchboardConsole
+import SwitchboardTerminal
 import SwitchboardTestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import Switchboard
-import SwitchboardConsole
+import SwitchboardTerminal
 import SwitchboardREPL
 import Testing
 

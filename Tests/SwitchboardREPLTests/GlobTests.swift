@@ -1,4 +1,4 @@
-import SwitchboardConsole
+import SwitchboardTerminal
 import Testing
 import SwitchboardREPL
 

@@ -1,6 +1,6 @@
 import Foundation
 import Switchboard
-import SwitchboardConsole
+import SwitchboardTerminal
 import SwitchboardReview
 import Testing
 

@@ -1,5 +1,5 @@
 import Switchboard
-import SwitchboardConsole
+import SwitchboardTerminal
 
 /// One parsed command line.
 enum Command: Equatable {

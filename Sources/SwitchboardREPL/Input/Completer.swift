@@ -1,6 +1,6 @@
 import LineEditor
 import Switchboard
-import SwitchboardConsole
+import SwitchboardTerminal
 
 /// Tab completion for the REPL: command names, keys, and the values a key allows.
 ///

@@ -1,6 +1,6 @@
 import Locking
 import Switchboard
-import SwitchboardConsole
+import SwitchboardTerminal
 
 /// A resolved value that changed since the REPL last looked.
 struct ValueChange: Sendable, Equatable {

@@ -1,5 +1,5 @@
 import Switchboard
-import SwitchboardConsole
+import SwitchboardTerminal
 
 /// The commands that only look: list, get, explain, changed, log, context and help.
 extension Session {

@@ -1,5 +1,5 @@
 import Switchboard
-import SwitchboardConsole
+import SwitchboardTerminal
 
 /// The commands that change something: set, toggle, reset and reload.
 extension Session {

@@ -1,6 +1,6 @@
 public import LineEditor
 public import Switchboard
-public import SwitchboardConsole
+public import SwitchboardTerminal
 
 /// One REPL session on a board: runs command lines one at a time and says what to print.
 ///
