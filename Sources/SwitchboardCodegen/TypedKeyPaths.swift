@@ -18,3 +18,20 @@ extension AccessorGenerator {
         return paths
     }
 }
+
+extension AccessorGenerator {
+    /// The Swift literal that stands in for a read of `definition` returning `value`, when code that retires the
+    /// definition can write one: `true`, `42`, `50.0`, `"blue"`. `nil` for a list or an object (a literal's
+    /// inferred type would differ from `[Value]` or `[String: Value]`) and, when `typed` is set, for a key whose
+    /// generated type is a value enum, which goes away with the definition.
+    package static func retiredLiteral(_ value: Value, of definition: Definition, typed: Bool) -> String? {
+        if typed, KeyTree([definition]).keys.contains(where: { $0?.values != nil }) {
+            return nil
+        }
+        switch definition.type {
+        case .bool, .int, .string: return SwiftLiteral.flat(value, .typed)
+        case .double: return SwiftLiteral.double(value)
+        case .list, .object: return nil
+        }
+    }
+}

@@ -26,21 +26,13 @@ public struct RefsCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The definitions directory.", valueName: "dir"))
     var flags: String = "flags"
 
-    @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp(
-        "The Swift files or folders to read (default: Sources and Tests beside the definitions directory).",
-        valueName: "path"))
-    var sources: [String] = []
+    @OptionGroup var references: ReferenceOptions
 
     @Flag(name: .long, help: "Print machine-readable JSON.")
     var json = false
 
     @Flag(name: .long, help: "Exit 1 when code names an undefined key or a definition has no reference.")
     var strict = false
-
-    @Option(name: .long, parsing: .upToNextOption, help: ArgumentHelp(
-        "Keys that may have no reference in the sources, as globs (checkout.*); they are not listed as unreferenced.",
-        valueName: "glob"))
-    var allowUnreferenced: [String] = []
 
     /// Creates the command with its defaults (ArgumentParser fills in the options).
     public init() {}
@@ -55,31 +47,17 @@ public struct RefsCommand: ParsableCommand {
             errorOutput.write("\(count) error\(count == 1 ? "" : "s") in the definitions; no references were read.\n")
             throw ExitCode(1)
         }
-        let paths = sources.isEmpty ? defaultSources : sources
-        let files = SwiftSourceFiles.find(in: paths).map(Self.relativeToCurrentDirectory)
-        var references = ReferenceScanner(registry: report.registry).report(files: files)
-        let globs = allowUnreferenced.map(Glob.init)
-        references.definitions = references.definitions.map { definition in
-            var definition = definition
-            definition.isAllowedUnreferenced = globs.contains { $0.matches(definition.key) }
-            return definition
-        }
+        let (references, files) = self.references.report(registry: report.registry, flags: flags)
         let output = Terminal.standardOutput
         if json {
             output.write(references.json + "\n")
         } else {
-            output.write(references.text(files: files.count))
+            output.write(references.text(files: files))
         }
         if strict, !references.undefined.isEmpty || !references.unreferenced.isEmpty {
             errorOutput.print(diagnostic: .error(at: nil, strictFailure(references)))
             throw ExitCode(1)
         }
-    }
-
-    /// `Sources` and `Tests` beside the definitions directory.
-    private var defaultSources: [String] {
-        let parent = URL(fileURLWithPath: flags).standardizedFileURL.deletingLastPathComponent()
-        return ["Sources", "Tests"].map { parent.appendingPathComponent($0).path }
     }
 
     private func strictFailure(_ report: ReferenceReport) -> String {
@@ -93,9 +71,6 @@ public struct RefsCommand: ParsableCommand {
 
     /// A path relative to the current directory when it is below it, else absolute.
     static func relativeToCurrentDirectory(_ path: String) -> String {
-        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        let prefix = current.hasSuffix("/") ? current : current + "/"
-        return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : absolute
+        ReferenceOptions.relativeToCurrentDirectory(path)
     }
 }
