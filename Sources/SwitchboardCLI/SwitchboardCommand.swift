@@ -18,7 +18,8 @@ struct SwitchboardCommand: AsyncParsableCommand {
         subcommands: [
             ValidateCommand.self, ListCommand.self, GetCommand.self, ExplainCommand.self, SetCommand.self,
             ResetCommand.self, LogCommand.self, StoreCommand.self, ReplCommand.self, ServeCommand.self,
-            GenerateCommand.self, RefsCommand.self, RetireCommand.self, DiffCommand.self, VersionCommand.self,
+            GenerateCommand.self, RefsCommand.self, StaleCommand.self, RetireCommand.self, DiffCommand.self,
+            VersionCommand.self,
         ]
     )
 

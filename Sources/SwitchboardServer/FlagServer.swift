@@ -98,6 +98,7 @@ public final class FlagServer: Sendable {
             .add(middleware: AccessMiddleware(scope: .admin, adminToken: configuration.adminToken,
                                               readToken: configuration.readToken))
         AdminRoutes(board: board, maxBodyBytes: configuration.maxBodyBytes).register(on: admin)
+        UsageRoutes(board: board, usage: metrics.usage).register(on: admin)
         ConsoleRoutes(board: board, feed: feed, adminToken: configuration.adminToken,
                       readToken: configuration.readToken, maxBodyBytes: configuration.maxBodyBytes)
             .register(on: router)

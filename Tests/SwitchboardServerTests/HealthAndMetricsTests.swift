@@ -81,10 +81,11 @@ import Testing
             #expect(text.contains("switchboard_http_requests_total{status=\"200\"} 4\n"))
             #expect(text.contains("switchboard_http_requests_total{status=\"403\"} 1\n"))
             #expect(text.contains("switchboard_http_requests_total{status=\"404\"} 1\n"))
-            // Per key, for defined keys only: `app.nope` has no series.
+            // Per key, for defined keys only: `app.nope` has no series there, but one of unknown keys' lookups.
             #expect(text.contains("switchboard_flag_evaluations_total{key=\"app.new_flow\",reason=\"STATIC\"} 3\n"))
             #expect(text.contains("switchboard_flag_evaluations_total{key=\"app.ratio\",reason=\"OVERRIDE\"} 2\n"))
-            #expect(!text.contains("app.nope"))
+            #expect(!text.contains("switchboard_flag_evaluations_total{key=\"app.nope\""))
+            #expect(text.contains("switchboard_unknown_key_lookups_total{key=\"app.nope\"} 1\n"))
             #expect(text.contains("switchboard_evaluation_errors_total{error_type=\"FLAG_NOT_FOUND\"} 1\n"))
             #expect(text.contains("# TYPE switchboard_ofrep_request_duration_seconds histogram\n"))
             #expect(text.contains("switchboard_ofrep_request_duration_seconds_count{route=\"flag\"} 4\n"))

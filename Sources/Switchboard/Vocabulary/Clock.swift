@@ -7,7 +7,7 @@ import Darwin
 /// Wall-clock time without Foundation, for timestamps in the audit log and expiry checks.
 package enum Clock {
     /// Seconds since the Unix epoch, with fraction.
-    static func secondsSinceEpoch() -> Double {
+    package static func secondsSinceEpoch() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9

@@ -72,6 +72,7 @@ struct OFREPRoutes {
         var tally = ServerMetrics.Tally()
         tally.add(resolution, position: snapshot.registry.position(of: key))
         metrics.record(tally, on: snapshot)
+        if resolution.errorCode == .flagNotFound { metrics.usage.lookedUp(unknown: key) }
         if let span = EvaluationEvent.currentSpan() {
             EvaluationEvent.record(key: key, resolution: resolution, includeValue: traceValues, on: span)
         }

@@ -17,6 +17,7 @@ import Switchboard
 /// | `switchboard_http_connections_closed_total` | counter | `reason` (`header_timeout`, `idle_timeout`) |
 /// | `switchboard_http_connections_refused_total` | counter | |
 /// | `switchboard_build_info` | gauge, always 1 | `version` (`SwitchboardVersion/current`) |
+/// | `switchboard_unknown_key_lookups_total` | counter | `key` (keys no file defines, at most 100; ``UsageTracker``) |
 ///
 /// Counting happens on every request, so handles are made once and kept: the reason and error counters up
 /// front, a status's on its first response, and a key's per position in the definitions in service, so a bulk
@@ -44,6 +45,8 @@ final class ServerMetrics: Sendable {
     private let openConnections: Gauge
     private let closedConnections: [ConnectionDeadlines.Reason: Counter]
     private let refusedConnections: Counter
+    /// Per key, the last evaluation and the count (`GET /v1/usage`), fed from the same tallies.
+    let usage: UsageTracker
 
     /// The per-key counters for the definitions in service, by registry position and reason.
     private struct KeyedCounters {
@@ -72,6 +75,7 @@ final class ServerMetrics: Sendable {
                              dimensions: [("reason", reason.rawValue)], factory: factory))
         })
         refusedConnections = Counter(label: "switchboard_http_connections_refused_total", factory: factory)
+        usage = UsageTracker(factory: factory)
         // The usual Prometheus idiom for what a scrape cannot otherwise see: a constant 1 labelled with the version.
         Gauge(label: "switchboard_build_info", dimensions: [("version", SwitchboardVersion.current)], factory: factory)
             .record(1)
@@ -112,6 +116,7 @@ final class ServerMetrics: Sendable {
         for (index, count) in tally.byReason.enumerated() where count > 0 { evaluations[index].increment(by: count) }
         for (index, count) in tally.byError.enumerated() where count > 0 { errors[index].increment(by: count) }
         guard !tally.byPosition.isEmpty else { return }
+        usage.evaluated(tally.byPosition.lazy.map(\.position), on: snapshot)
         let registry = snapshot.registry
         keyed.withLock { keyed in
             if keyed.definitions !== snapshot.definitions {

@@ -1,0 +1,134 @@
+import Foundation
+import SwitchboardTestSupport
+import Testing
+
+/// `switchboard stale` end to end on a copy of the stale report's fixture (`Fixtures/Stale` of the references
+/// tests): the text report grouped by reason, `--json`, `--markdown`, `--strict`, an override change in the
+/// audit log, and `--server` against a running `switchboard serve`.
+struct StaleCommandTests {
+    static let fixture = Repository.path("Tests/SwitchboardReferencesTests/Fixtures/Stale")
+
+    /// A copy of the fixture (its definitions and its sources), whose store the test may write.
+    static func project() throws -> TestProject {
+        let project = TestProject(copyingFlags: fixture + "/flags", prefix: "switchboard-stale-test")
+        try FileManager.default.copyItem(atPath: fixture + "/Sources", toPath: project.file("Sources"))
+        return project
+    }
+
+    @Test func theTextReportGroupsTheDefinitionsByReason() throws {
+        let project = try Self.project()
+        let result = try runSwitchboard(["stale"], in: project.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == """
+            Past their expires day (1):
+              flags/app.yaml:5  app.old_banner  expired 2020-01-31
+
+            No code references them (1):
+              flags/app.yaml:13  app.partner_only
+
+            Served one value to everyone for 30 days (1):
+              flags/app.yaml:18  app.new_flow  serves true; no override change in the audit log
+
+            3 of 5 definitions can go: 1 expired, 1 unreferenced, 1 constant.
+
+            """)
+    }
+
+    @Test func strictExitsOneWhenAnythingIsListed() throws {
+        let project = try Self.project()
+        let failing = try runSwitchboard(["stale", "--strict"], in: project.path)
+        #expect(failing.status == 1)
+        #expect(failing.stderr.contains("--strict: 3 stale definitions"))
+        // With the unreferenced key allowed and the expired flag read by code, two remain.
+        let allowed = try runSwitchboard(["stale", "--strict", "--allow-unreferenced", "app.partner_*"],
+                                         in: project.path)
+        #expect(allowed.status == 1)
+        #expect(allowed.stderr.contains("--strict: 2 stale definitions"))
+    }
+
+    @Test func anOverrideChangeWithinTheWindowMeansNotConstant() throws {
+        let project = try Self.project()
+        let set = try runSwitchboard(["set", "app.new_flow", "false"], in: project.path)
+        #expect(set.status == 0, "\(set.stderr)")
+        let result = try runSwitchboard(["stale", "--json"], in: project.path)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect((document["constant"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func jsonAndMarkdown() throws {
+        let project = try Self.project()
+        let json = try runSwitchboard(["stale", "--json", "--days", "7"], in: project.path)
+        #expect(json.status == 0)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(Set(document.keys) == ["days", "expired", "unreferenced", "constant", "server"])
+        #expect(document["days"] as? Int == 7)
+        #expect(document["server"] is NSNull)
+        let expired = try #require((document["expired"] as? [[String: Any]])?.first)
+        #expect(expired["key"] as? String == "app.old_banner")
+        #expect(expired["file"] as? String == "flags/app.yaml" && expired["line"] as? Int == 5)
+        #expect(expired["expires"] as? String == "2020-01-31")
+        let constant = try #require((document["constant"] as? [[String: Any]])?.first)
+        #expect(Set(constant.keys) == ["key", "file", "line", "value", "last_change"])
+        #expect(constant["value"] as? Bool == true && constant["last_change"] is NSNull)
+
+        let markdown = try runSwitchboard(["stale", "--markdown"], in: project.path)
+        #expect(markdown.stdout.hasPrefix(
+            "## Stale flags\n\n### Past their expires day (1)\n\n| key | defined at | |\n"))
+        #expect(markdown.stdout.contains("| `app.partner_only` | `flags/app.yaml:13` |  |\n"))
+
+        let both = try runSwitchboard(["stale", "--json", "--markdown"], in: project.path)
+        #expect(both.status == 2)
+        #expect(try runSwitchboard(["stale", "--days", "0"], in: project.path).status == 2)
+    }
+
+    @Test func serverAddsWhatClientsAskedFor() async throws {
+        let project = try Self.project()
+        project.write("admin-token", "admin-secret\n")
+        let arguments = ["--flags", project.flags, "--admin-token-file", project.file("admin-token")]
+        let server = try await ServeProcess(arguments, log: project.path + "/serve.log")
+        defer { server.stop() }
+        for key in ["app.new_flwo", "app.new_flow", "app.new_flwo"] {
+            let connection = try RawConnection(port: server.port)
+            let body = #"{"context":{}}"#
+            _ = connection.send("POST /ofrep/v1/evaluate/flags/\(key) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+            _ = try await connection.waitFor("\r\n\r\n{")
+        }
+        let url = "http://127.0.0.1:\(server.port)"
+        let path = project.path
+        let token = project.file("admin-token")
+        let text = try await onOwnThread {
+            try runSwitchboard(["stale", "--server", url, "--token-file", token], in: path)
+        }
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("""
+            Not evaluated by the server for 30 days (counting since 
+            """))
+        #expect(text.stdout.contains("""
+              flags/app.yaml:5  app.old_banner  never evaluated
+              flags/app.yaml:13  app.partner_only  never evaluated
+              flags/app.yaml:22  app.checkout_v2  never evaluated
+              flags/app.yaml:31  app.theme  never evaluated
+
+            Keys clients asked for that no file defines (1):
+              app.new_flwo  2 lookups: did you mean 'app.new_flow'?
+
+            5 of 5 definitions can go: 1 expired, 1 unreferenced, 1 constant, 4 not evaluated, 1 unknown key.
+            """))
+
+        let json = try await onOwnThread {
+            try runSwitchboard(["stale", "--server", url, "--token-file", token, "--json"], in: path)
+        }
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let seen = try #require(document["server"] as? [String: Any])
+        #expect(Set(seen.keys) == ["since", "not_evaluated", "unknown"])
+        let unknown = try #require(seen["unknown"] as? [[String: Any]])
+        #expect(unknown.count == 1)
+        #expect(unknown.first?["key"] as? String == "app.new_flwo" && unknown.first?["lookups"] as? Int == 2)
+
+        // Without the admin token the server refuses, and so does the command.
+        let refused = try await onOwnThread { try runSwitchboard(["stale", "--server", url], in: path) }
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("cannot read GET \(url)/v1/usage: the server answered 401"))
+    }
+}
