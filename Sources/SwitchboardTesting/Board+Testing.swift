@@ -4,7 +4,7 @@ public import Switchboard
 
 extension Board {
     /// A board for tests: definitions from YAML text, no files, no environment variables, and runtime overrides
-    /// in memory. Set values with `Board/set(_:to:actor:expectedVersion:)` as production code would; the
+    /// in memory. Set values with `Board/set(_:to:actor:expiresAt:expectedVersion:)` as production code would; the
     /// board's lookups, `details`, `explain` and `changes` behave exactly as a board on disk does.
     ///
     /// ```swift
@@ -20,7 +20,8 @@ extension Board {
     ///   - yaml: one definitions file, as it would be written in `flags/`.
     ///   - overrides: runtime overrides to start with, set by the actor `test`.
     ///   - environment: `SWITCHBOARD_...` variables for the env layer.
-    ///   - store: the runtime store; share one between boards to test what replicas see.
+    ///   - store: the runtime store; share one between boards to test what replicas see. The board runs on its
+    ///     ``InMemoryStore/clock``: advance it to reach schedule steps and override expiries.
     ///   - logger: where the board logs (by default nowhere; pass one on swift-log's `InMemoryLogHandler` to read
     ///     what it reports).
     ///   - metricsFactory: where its metrics go (by default nowhere; swift-metrics' `TestMetrics` records them).
@@ -33,7 +34,8 @@ extension Board {
         metricsFactory: any MetricsFactory = NOOPMetricsHandler.instance, evaluationEvents: EvaluationEvents = .off
     ) throws -> Board {
         let options = BoardOptions(pollInterval: .milliseconds(10), watchDefinitions: false, logger: logger,
-                                   metricsFactory: metricsFactory, evaluationEvents: evaluationEvents)
+                                   metricsFactory: metricsFactory, evaluationEvents: evaluationEvents,
+                                   clock: store.clock)
         let inputs = BoardInputs(definitions: .sources([("flags/test.yaml", yaml)]), environment: environment,
                                  store: store)
         let board = try Board(inputs: inputs, options: options)

@@ -15,7 +15,9 @@ public final class InMemoryStore: RuntimeStore {
     }
 
     private let state = Locked(State())
-    private let clock: ManualClock
+    /// The clock its records' times come from. A board made with `Board.testing(yaml:…)` on this store runs on it
+    /// too, so its schedule steps and override expiries come when the clock reaches them.
+    public let clock: ManualClock
 
     /// An empty store whose records take their times from `clock`.
     public init(clock: ManualClock = ManualClock()) {

@@ -29,6 +29,27 @@ final class BoardEngine: Sendable {
         var status = BoardStatus()
         var fingerprints: [String: FileFingerprint]
         var revision: UInt64 = 1
+        /// The inputs of the snapshot in service, to build it again at a time boundary without reading files.
+        var loaded: BoardInputs.Loaded
+        /// The stored overrides that have an expiry (expired or not).
+        var expiring: Set<String> = []
+        /// The wake-up set for the next boundary (a schedule step or an override expiry), and its time.
+        var timer: (time: Double, subscription: ChangeSubscription)?
+
+        /// The stored overrides that count at `now`: those whose expiry has not come.
+        func live(at now: Double) -> [String: StoredOverride] {
+            guard !expiring.isEmpty, expiring.contains(where: { runtime[$0]?.isExpired(at: now) ?? false }) else {
+                return runtime
+            }
+            return runtime.filter { !$0.value.isExpired(at: now) }
+        }
+
+        /// Records the stored overrides of `keys` as they now are in ``runtime``.
+        mutating func noteExpiries(of keys: some Sequence<String>) {
+            for key in keys {
+                if runtime[key]?.expiresAt != nil { expiring.insert(key) } else { expiring.remove(key) }
+            }
+        }
     }
 
     /// Loads the inputs and starts watching them when the options poll.
@@ -40,34 +61,39 @@ final class BoardEngine: Sendable {
         let loaded = inputs.load()
         if loaded.hasErrors { throw LoadError(diagnostics: loaded.diagnostics) }
         var state = State(loadDiagnostics: loaded.diagnostics, fileDiagnostics: loaded.files.diagnostics,
-                          fingerprints: loaded.fingerprints)
+                          fingerprints: loaded.fingerprints, loaded: loaded)
         do {
             let contents = try inputs.store.read()
             state.runtime = contents.entries
             state.storeVersion = contents.version
+            state.noteExpiries(of: contents.entries.keys)
         } catch {
             state.status.storeProblem = error
         }
+        let now = options.clock.now()
         let snapshot = Self.build(loaded, inputs: inputs, options: options,
-                                  runtime: StoreContents(entries: state.runtime, version: state.storeVersion),
-                                  revision: state.revision)
+                                  runtime: StoreContents(entries: state.live(at: now), version: state.storeVersion),
+                                  revision: state.revision, at: now)
         self.cell = SnapshotCell(snapshot)
         telemetry = BoardTelemetry(logger: options.logger, factory: options.metricsFactory ?? MetricsSystem.factory)
         telemetry.started(snapshot, status: state.status)
         self.state = Locked(state)
         if let interval = options.pollInterval { startWatching(every: interval) }
+        armBoundaryTimer()
     }
 
     private let options: BoardOptions
 
-    /// A whole snapshot: the definitions compiled, every layer typed against them.
+    /// A whole snapshot at the time `now`: the definitions compiled with the schedule steps in force then, every
+    /// layer typed against them; `runtime` holds the overrides that count then.
     private static func build(
         _ loaded: BoardInputs.Loaded, inputs: BoardInputs, options: BoardOptions, runtime: StoreContents,
-        revision: UInt64
+        revision: UInt64, at now: Double
     ) -> Snapshot {
-        let registry = loaded.report.registry
+        let registry = loaded.report.registry.inForce(at: now)
         return Snapshot(
-            definitions: CompiledDefinitions(registry: registry, fractionalAlgorithm: options.fractionalAlgorithm),
+            definitions: CompiledDefinitions(registry: registry, fractionalAlgorithm: options.fractionalAlgorithm,
+                                             clock: options.clock),
             fileLayer: FileLayer.type(loaded.files, against: registry),
             environmentLayer: EnvironmentLayer.type(inputs.environment, against: registry),
             runtime: runtime, storeKind: inputs.store.kind, revision: revision)
@@ -90,6 +116,7 @@ final class BoardEngine: Sendable {
             let contiguous = state.withLock { state -> Bool in
                 guard write.version == state.storeVersion + 1 else { return write.changed.isEmpty }
                 for (key, entry) in write.changed { state.runtime[key] = entry }
+                state.noteExpiries(of: write.changed.keys)
                 state.storeVersion = write.version
                 return true
             }
@@ -105,9 +132,10 @@ final class BoardEngine: Sendable {
 
     /// Builds and publishes the snapshot for changed stored overrides. Called while publishing.
     private func publishRuntime(changedKeys: [String]) {
+        let now = options.clock.now()
         let (entries, version, revision) = state.withLock { state in
             state.revision += 1
-            return (state.runtime, state.storeVersion, state.revision)
+            return (state.live(at: now), state.storeVersion, state.revision)
         }
         let (snapshot, positions) = cell.snapshot.updatingRuntime(
             entries: entries, changedStoreKeys: changedKeys, storeVersion: version, revision: revision)
@@ -186,22 +214,27 @@ final class BoardEngine: Sendable {
             return LoadReport(registry: loaded.report.registry, diagnostics: loaded.diagnostics)
         }
         let contents = readStore()
+        let now = options.clock.now()
         let (revision, runtime, version, fixed) = state.withLock { state in
             state.loadDiagnostics = loaded.diagnostics
             state.fileDiagnostics = loaded.files.diagnostics
             state.fingerprints = loaded.fingerprints
+            state.loaded = loaded
             if let contents {
                 state.runtime = contents.entries
                 state.storeVersion = contents.version
+                state.expiring = []
+                state.noteExpiries(of: contents.entries.keys)
             }
             state.revision += 1
             let fixed = !state.status.reloadErrors.isEmpty
             state.status.reloadErrors = []
-            return (state.revision, state.runtime, state.storeVersion, fixed)
+            return (state.revision, state.live(at: now), state.storeVersion, fixed)
         }
         let registry = loaded.report.registry
         let snapshot = Self.build(loaded, inputs: inputs, options: options,
-                                  runtime: StoreContents(entries: runtime, version: version), revision: revision)
+                                  runtime: StoreContents(entries: runtime, version: version), revision: revision,
+                                  at: now)
         publish(snapshot, positions: nil)
         if fixed { announce() }
         return LoadReport(registry: registry, diagnostics: loaded.diagnostics)
@@ -240,7 +273,53 @@ final class BoardEngine: Sendable {
     private func publishingThenDelivering<Result>(_ body: () -> Result) -> Result {
         let result = publishing.withLock { _ in body() }
         publisher.deliver()
+        armBoundaryTimer()
         return result
+    }
+
+    // MARK: - Time
+
+    /// Sets the one wake-up for the next moment the served values change by themselves: the next schedule step of
+    /// any definition, or the next expiry of a stored override. Not a poll: nothing runs between boundaries.
+    private func armBoundaryTimer() {
+        let now = options.clock.now()
+        let registry = cell.snapshot.registry
+        let (next, unchanged) = state.withLock { state -> (Double?, Bool) in
+            var next = registry.nextScheduleStep(after: now)
+            for key in state.expiring {
+                guard let expiry = state.runtime[key]?.expiry, expiry > now else { continue }
+                next = min(next ?? expiry, expiry)
+            }
+            return (next, state.timer?.time == next)
+        }
+        guard !unchanged else { return }
+        // Set outside the lock: the clock calls back into the engine, which takes it.
+        let subscription = next.map { time in
+            options.clock.wake(at: time) { [weak self] in self?.boundaryReached() }
+        }
+        let replaced = state.withLock { state -> ChangeSubscription? in
+            let old = state.timer?.subscription
+            if let next, let subscription { state.timer = (next, subscription) } else { state.timer = nil }
+            return old
+        }
+        replaced?.cancel()
+    }
+
+    /// A schedule step or an expiry has come: the snapshot is built again for the time now (from the inputs in
+    /// hand, reading no file) and published as a new revision, a change like any other.
+    private func boundaryReached() {
+        state.withLock { $0.timer = nil }
+        publishingThenDelivering {
+            let now = options.clock.now()
+            let (loaded, runtime, version, revision) = state.withLock { state in
+                state.revision += 1
+                return (state.loaded, state.live(at: now), state.storeVersion, state.revision)
+            }
+            let snapshot = Self.build(loaded, inputs: inputs, options: options,
+                                      runtime: StoreContents(entries: runtime, version: version), revision: revision,
+                                      at: now)
+            publish(snapshot, positions: nil)
+        }
     }
 
     private func refreshRuntimeLocked() {
@@ -258,6 +337,7 @@ final class BoardEngine: Sendable {
             guard delta.version != known else { return }
             state.withLock { state in
                 for (key, entry) in delta.changed { state.runtime[key] = entry }
+                state.noteExpiries(of: delta.changed.keys)
                 state.storeVersion = delta.version
             }
             if !delta.changed.isEmpty { publishRuntime(changedKeys: Array(delta.changed.keys)) }
@@ -270,6 +350,8 @@ final class BoardEngine: Sendable {
             for key in state.runtime.keys where contents.entries[key] == nil { changed.append(key) }
             state.runtime = contents.entries
             state.storeVersion = contents.version
+            state.expiring = []
+            state.noteExpiries(of: contents.entries.keys)
             return changed
         }
         if !changed.isEmpty { publishRuntime(changedKeys: changed) }

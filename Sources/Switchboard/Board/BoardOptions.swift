@@ -27,13 +27,19 @@ public struct BoardOptions: Sendable {
     /// Whether typed lookups add OpenTelemetry's `feature_flag.evaluation` event to the current span. Off by
     /// default, and then a lookup costs what it did without tracing.
     public var evaluationEvents: EvaluationEvents
+    /// Where the board reads the time: it decides which schedule step is in force, when an override has expired,
+    /// and `$flagd.timestamp`, and wakes the board at each such boundary to publish the change. The system clock
+    /// by default; SwitchboardTesting's `ManualClock` in tests.
+    public var clock: any BoardClock
 
     /// Creates options; by default the board polls every 250 ms and reloads edited definitions.
     public init(
         pollInterval: Duration? = .milliseconds(250), watchDefinitions: Bool = true,
         fractionalAlgorithm: FractionalAlgorithm = .v3, logger: Logger = Logger(label: "switchboard"),
-        metricsFactory: (any MetricsFactory)? = nil, evaluationEvents: EvaluationEvents = .off
+        metricsFactory: (any MetricsFactory)? = nil, evaluationEvents: EvaluationEvents = .off,
+        clock: any BoardClock = SystemClock()
     ) {
+        self.clock = clock
         self.pollInterval = pollInterval
         self.watchDefinitions = watchDefinitions
         self.fractionalAlgorithm = fractionalAlgorithm

@@ -47,6 +47,8 @@ public struct Definition: Sendable {
     }
     /// Where ``targeting`` is kept: boxed, so the definitions without targeting (most of them) stay small to copy.
     private var targetingBox: TargetingBox?
+    /// The schedule and the definition from each step on, when there is a schedule (see ``schedule``).
+    var scheduleBox: ScheduleBox?
     /// Whether the definition has a default value; flagd flags without a `defaultVariant` do not, and their
     /// callers get their own default.
     public var hasDefault = true

@@ -197,8 +197,10 @@ public enum DefinitionLoader {
         var compiler = RuleCompiler(segments: segments)
         var rejected = Set<Int>()
         var requirements: [Int: Node] = [:]
+        var schedules: [Int: (node: Node, pending: PendingTargeting)] = [:]
         for index in definitions.indices {
             guard let pending = definitions[index].pending else { continue }
+            if let schedule = pending.schedule { schedules[index] = (schedule, pending) }
             let errorsBefore = compiler.diagnostics.count
             definitions[index].targeting = compiler.compile(pending, for: definitions[index])
             definitions[index].pending = nil
@@ -206,7 +208,20 @@ public enum DefinitionLoader {
             if let requires = pending.requires { requirements[index] = requires }
         }
         var diagnostics = compiler.diagnostics
+        // The schedules last, once each definition's own targeting and prerequisites are known: every step's
+        // definition is compiled from them.
+        func compileSchedules() {
+            for (index, schedule) in schedules.sorted(by: { $0.key < $1.key }) where !rejected.contains(index) {
+                let before = compiler.diagnostics.count
+                let box = compiler.compileSchedule(
+                    schedule.node, pending: schedule.pending, for: definitions[index],
+                    prerequisites: definitions[index].targeting?.prerequisites ?? [])
+                diagnostics += compiler.diagnostics[before...]
+                if let box { definitions[index].scheduleBox = box } else { rejected.insert(index) }
+            }
+        }
         guard !requirements.isEmpty else {
+            compileSchedules()
             if !rejected.isEmpty {
                 definitions = definitions.enumerated().filter { !rejected.contains($0.offset) }.map(\.element)
             }
@@ -282,6 +297,7 @@ public enum DefinitionLoader {
                 for key in cycle[start...] { if let p = positions[key] { rejected.insert(p) } }
             }
         }
+        compileSchedules()
         if !rejected.isEmpty {
             definitions = definitions.enumerated().filter { !rejected.contains($0.offset) }.map(\.element)
         }

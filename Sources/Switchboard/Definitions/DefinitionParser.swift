@@ -11,7 +11,7 @@ struct DefinitionParser {
     static let topLevelFields = ["namespace", "flags", "preferences", "segments"]
     static let definitionFields = [
         "type", "default", "description", "owner", "tags", "expires", "variants", "values", "min", "max",
-        "pattern", "renamed_from", "rules", "rollout", "requires", "enabled", "targeting", "bucketing",
+        "pattern", "renamed_from", "rules", "rollout", "requires", "enabled", "targeting", "bucketing", "schedule",
     ]
     /// Segments defined in this file, by name.
     private(set) var segments: [(name: String, conditions: Node, location: SourceLocation)] = []
@@ -228,7 +228,8 @@ struct DefinitionParser {
         if node.hasTargeting {
             definition.pending = PendingTargeting(
                 rules: node[.rules], rollout: node[.rollout], requires: node[.requires], enabled: node[.enabled],
-                targeting: node[.targeting], bucketing: node[.bucketing], location: entry.key.location)
+                targeting: node[.targeting], bucketing: node[.bucketing], schedule: node[.schedule],
+                location: entry.key.location)
         }
         if errorCount == errorsBefore {
             definitions.append(definition)
@@ -403,7 +404,7 @@ struct FieldTable {
     /// The known fields, in the order of ``DefinitionParser/definitionFields``.
     enum Field: Int, CaseIterable {
         case type, `default`, description, owner, tags, expires, variants, values, min, max, pattern, renamedFrom,
-             rules, rollout, requires, enabled, targeting, bucketing
+             rules, rollout, requires, enabled, targeting, bucketing, schedule
 
         /// The field a name spells, if any: a switch on the length and first and last bytes picks the only
         /// candidate, which one comparison confirms.
@@ -430,6 +431,7 @@ struct FieldTable {
                 case (7, 0x65, 0x64): .enabled  // e...d
                 case (9, 0x74, 0x67): .targeting  // t...g
                 case (9, 0x62, 0x67): .bucketing  // b...g
+                case (8, 0x73, 0x65): .schedule  // s...e
                 default: nil
                 }
                 return candidate
@@ -441,7 +443,7 @@ struct FieldTable {
     }
 
     private let pairs: [Node.Pair]
-    private var positions = InlineArray<18, Int32>(repeating: -1)
+    private var positions = InlineArray<19, Int32>(repeating: -1)
 
     init(_ pairs: [Node.Pair]) {
         assert(Field.allCases.count == DefinitionParser.definitionFields.count
@@ -464,7 +466,7 @@ struct FieldTable {
 
     /// Whether any targeting field is written (`bucketing` alone has nothing to apply to).
     var hasTargeting: Bool {
-        has(.rules) || has(.rollout) || has(.requires) || has(.enabled) || has(.targeting)
+        has(.rules) || has(.rollout) || has(.requires) || has(.enabled) || has(.targeting) || has(.schedule)
     }
 
     /// A field's value.

@@ -7,6 +7,8 @@ public struct Registry: Sendable {
     public let files: [String]
     private let index: [String: Int]
     private let renamed: [String: Int]
+    /// The positions of the definitions that have a schedule.
+    let scheduled: [Int]
 
     /// Creates a registry from definitions whose keys are unique.
     public init(definitions: [Definition], files: [String] = []) {
@@ -19,14 +21,17 @@ public struct Registry: Sendable {
         self.files = files
         var index: [String: Int] = [:]
         var renamed: [String: Int] = [:]
+        var scheduled: [Int] = []
         if known == nil { index.reserveCapacity(definitions.count) }
         // By index, reading fields in place: iterating the definitions would copy each one.
         for position in definitions.indices {
             if known == nil { index[definitions[position].key] = position }
             for old in definitions[position].renamedFrom { renamed[old] = position }
+            if definitions[position].scheduleBox != nil { scheduled.append(position) }
         }
         self.index = known ?? index
         self.renamed = renamed
+        self.scheduled = scheduled
     }
 
     /// An empty registry.

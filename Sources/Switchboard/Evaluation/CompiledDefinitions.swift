@@ -59,7 +59,7 @@ package final class CompiledDefinitions: Sendable {
     }
 
     /// Compiles a registry's targeting.
-    package init(registry: Registry, fractionalAlgorithm: FractionalAlgorithm = .v3) {
+    package init(registry: Registry, fractionalAlgorithm: FractionalAlgorithm = .v3, clock: (any BoardClock)? = nil) {
         self.registry = registry
         self.fractionalAlgorithm = fractionalAlgorithm
         var flags: [String: FlagdFlag] = [:]
@@ -67,7 +67,7 @@ package final class CompiledDefinitions: Sendable {
             if let targeting = definition.targeting { flags[definition.key] = targeting.flag }
         }
         let evaluator = FlagdEvaluator(FlagdFlagSet(flags: flags),
-                                       options: .init(fractionalAlgorithm: fractionalAlgorithm))
+                                       options: .init(fractionalAlgorithm: fractionalAlgorithm, clock: clock))
         self.evaluator = evaluator
         var plans: [Plan?] = []
         plans.reserveCapacity(registry.count)

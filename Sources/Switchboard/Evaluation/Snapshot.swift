@@ -273,7 +273,8 @@ public final class Snapshot: Sendable {
             if !Definition.sameValue(actual ?? .null, prerequisite.value) { return plan.defaultEnabled.value }
         }
         guard let flag = plan.flag else { return nil }
-        switch FlagdEvaluator.outcome(of: flag, context: context, staticContext: evaluator.options.staticContext) {
+        switch FlagdEvaluator.outcome(of: flag, context: context, staticContext: evaluator.options.staticContext,
+                                           clock: evaluator.options.clock) {
         case .variant(let index, _):
             return plan.variantValues[index] ?? plan.defaultEnabled.value
         case .noVariant(let reason):

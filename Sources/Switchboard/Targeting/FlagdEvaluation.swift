@@ -37,11 +37,17 @@ package struct FlagdEvaluator: Sendable {
         package var fractionalAlgorithm: FractionalAlgorithm
         /// Attributes every evaluation sees (flagd's `--context-value`); the caller's attributes win on conflict.
         package var staticContext: [String: Value]
+        /// Where `$flagd.timestamp` comes from: a board's clock; `nil` for the wall clock.
+        package var clock: (any BoardClock)?
 
         /// Creates options.
-        package init(fractionalAlgorithm: FractionalAlgorithm = .v3, staticContext: [String: Value] = [:]) {
+        package init(
+            fractionalAlgorithm: FractionalAlgorithm = .v3, staticContext: [String: Value] = [:],
+            clock: (any BoardClock)? = nil
+        ) {
             self.fractionalAlgorithm = fractionalAlgorithm
             self.staticContext = staticContext
+            self.clock = clock
         }
     }
 
@@ -218,13 +224,15 @@ package struct FlagdEvaluator: Sendable {
 
     /// What a flag's evaluation decides, before any ``Resolution`` is built.
     func outcome(of entry: CompiledFlag, context: EvaluationContext, timestamp: Int? = nil) -> Outcome {
-        Self.outcome(of: entry, context: context, staticContext: options.staticContext, timestamp: timestamp)
+        Self.outcome(of: entry, context: context, staticContext: options.staticContext, timestamp: timestamp,
+                     clock: options.clock)
     }
 
     /// ``outcome(of:context:timestamp:)`` without the engine: static, so a caller holding an entry does not copy
     /// the engine's fields to ask.
     static func outcome(
-        of entry: CompiledFlag, context: EvaluationContext, staticContext: [String: Value], timestamp: Int? = nil
+        of entry: CompiledFlag, context: EvaluationContext, staticContext: [String: Value], timestamp: Int? = nil,
+        clock: (any BoardClock)? = nil
     ) -> Outcome {
         if let fixed = entry.fixedOutcome { return fixed }
         guard let targeting = entry.targeting else { return entry.defaultOutcome }
@@ -232,7 +240,8 @@ package struct FlagdEvaluator: Sendable {
         // One reading of the clock per evaluation, so every $flagd.timestamp in a rule agrees.
         let run = LogicRun(
             context: context, staticAttributes: staticContext, flagKey: key,
-            timestamp: timestamp ?? (entry.readsClock ? LogicRun.clock() : nil), algorithm: entry.algorithm
+            timestamp: timestamp ?? (entry.readsClock ? clock.map { Int($0.now()) } ?? LogicRun.clock() : nil),
+            algorithm: entry.algorithm
         )
         let result: Value
         do {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Dates in rules: ISO 8601 text or Unix seconds, as seconds since the epoch.
-enum Timestamp {
+package enum Timestamp {
     /// `2026-12-01`, `2026-12-01T10:00:00Z`, `2026-12-01T10:00:00.5+02:00`, or a number of Unix seconds.
     static func seconds(_ value: Value) -> Double? {
         switch value {
@@ -10,6 +10,19 @@ enum Timestamp {
         case .string(let text): return parse(text)
         default: return nil
         }
+    }
+
+    /// An RFC 3339 time with its zone (`2026-12-01T09:00:00Z`, `2026-12-01T10:00:00+01:00`), as seconds since the
+    /// epoch; `nil` for anything else, a time without a zone included: a schedule step, `--until` and
+    /// `expires_at` name one instant everywhere.
+    package static func parseZoned(_ text: String) -> Double? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
+              let last = bytes.last,
+              last == UInt8(ascii: "Z") || last == UInt8(ascii: "z")
+                || bytes[bytes.count - 6] == UInt8(ascii: "+") || bytes[bytes.count - 6] == UInt8(ascii: "-")
+        else { return nil }
+        return parse(text)
     }
 
     static func parse(_ text: String) -> Double? {

@@ -105,6 +105,9 @@ package struct DefinitionTargeting: Sendable {
     package internal(set) var rules: [Rule] = []
     /// Where the flag's own `rollout` is written, when it has one.
     package internal(set) var rolloutLocation: SourceLocation?
+    /// The compiled conditions of each segment the rules use, by name, so a description can show a segment apart
+    /// from the rule's own conditions (``TargetingDescription``).
+    package internal(set) var segmentConditions: [String: Value] = [:]
     /// What each outcome name serves.
     package let outcomes: [String: Outcome]
     /// Flags that must resolve to given values first.
@@ -145,12 +148,15 @@ final class PendingTargeting: Sendable {
     let enabled: Node?
     let targeting: Node?
     let bucketing: Node?
+    /// `schedule:`, compiled into one definition per step once the definition's own targeting is.
+    let schedule: Node?
     let location: SourceLocation
 
     init(
         rules: Node?, rollout: Node?, requires: Node?, enabled: Node?, targeting: Node?, bucketing: Node?,
-        location: SourceLocation
+        schedule: Node? = nil, location: SourceLocation
     ) {
+        self.schedule = schedule
         self.rules = rules
         self.rollout = rollout
         self.requires = requires

@@ -24,7 +24,7 @@ struct RuleCompiler {
     static let ruleFields = ["name", "when", "segment", "serve", "variant", "rollout"]
 
     let segments: [String: (conditions: Node, location: SourceLocation)]
-    private(set) var diagnostics: [Diagnostic] = []
+    var diagnostics: [Diagnostic] = []
     /// Each segment compiled once, whether or not a rule uses it, so its mistakes are reported once; `nil` for a
     /// segment with errors.
     private var compiledSegments: [String: Value?] = [:]
@@ -140,6 +140,9 @@ struct RuleCompiler {
         var targeting = DefinitionTargeting(flag: flag, outcomes: outcomes, isFlagd: false)
         targeting.rules = rules
         targeting.rolloutLocation = pending.rollout?.location
+        for name in Set(outcomes.values.flatMap(\.segments)) {
+            if let condition = compiledSegments[name] ?? nil { targeting.segmentConditions[name] = condition }
+        }
         return targeting
     }
 
