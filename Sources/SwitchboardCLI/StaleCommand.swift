@@ -21,9 +21,9 @@ struct StaleCommand: AsyncParsableCommand {
             override did not change in the store's audit log for --days days, so it served one value to \
             everyone. Preferences are never listed as constant: holding one value is what they are for.
 
-            With --server URL (and --token-file, the admin token), the running server's GET /v1/usage adds the \
-            definitions it did not evaluate for --days days (it counts from when it started), and the keys \
-            clients asked for that no file defines.
+            With --server URL (and its admin token, from --token-file or $SWITCHBOARD_ADMIN_TOKEN), the running \
+            server's GET /v1/usage adds the definitions it did not evaluate for --days days (it counts from \
+            when it started), and the keys clients asked for that no file defines.
 
             With --strict, the command exits 1 when anything is listed.
             """ + "\n\n" + Article.readMore(.retiring)
@@ -34,7 +34,7 @@ struct StaleCommand: AsyncParsableCommand {
     @OptionGroup var references: ReferenceOptions
 
     @Option(name: .long, help: ArgumentHelp(
-        "The window: a flag is constant, and a definition unused on the server, after N days (default: 30).",
+        "The window: a flag is constant, and a definition unused on the server, after N days.",
         valueName: "N"))
     var days = 30
 
@@ -43,7 +43,8 @@ struct StaleCommand: AsyncParsableCommand {
     var server: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "A file whose first line is the server's admin token (with --server).", valueName: "path"))
+        "A file whose first line is the server's admin token (with --server; default: $SWITCHBOARD_ADMIN_TOKEN).",
+        valueName: "path"))
     var tokenFile: String?
 
     @Flag(name: .long, help: "Print the report as Markdown, for a pull request or an issue.")
@@ -91,7 +92,7 @@ struct StaleCommand: AsyncParsableCommand {
 
     /// `GET <server>/v1/usage`, with the admin token; a failure is printed and exits 1.
     private func fetchUsage(from server: String) async throws -> UsageReport {
-        var token: String?
+        var token = ProcessInfo.processInfo.environment["SWITCHBOARD_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         if let tokenFile {
             guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
                 Terminal.standardError.print(diagnostic: .error(at: nil, "cannot read the token file \(tokenFile)"))
@@ -117,7 +118,8 @@ struct StaleCommand: AsyncParsableCommand {
         }
         Terminal.standardError.print(diagnostic: .error(
             at: nil, "cannot read GET \(url): \(problem)",
-            hint: "--server is a running switchboard serve; --token-file holds its admin token"))
+            hint: "--server is a running switchboard serve; --token-file (or $SWITCHBOARD_ADMIN_TOKEN) holds its "
+                + "admin token"))
         throw ExitCode(1)
     }
 }

@@ -126,6 +126,13 @@ struct StaleCommandTests {
         #expect(unknown.count == 1)
         #expect(unknown.first?["key"] as? String == "app.new_flwo" && unknown.first?["lookups"] as? Int == 2)
 
+        // The token may come from the environment, as `serve` takes it.
+        let fromEnvironment = try await onOwnThread {
+            try runSwitchboard(["stale", "--server", url], in: path,
+                               environment: ["SWITCHBOARD_ADMIN_TOKEN": "admin-secret"])
+        }
+        #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
+
         // Without the admin token the server refuses, and so does the command.
         let refused = try await onOwnThread { try runSwitchboard(["stale", "--server", url], in: path) }
         #expect(refused.status == 1)
