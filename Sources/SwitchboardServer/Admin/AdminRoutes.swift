@@ -10,12 +10,15 @@ import Switchboard
 /// | `GET /v1/flags` | 200 every definition with its resolved value, layer and reason |
 /// | `GET /v1/flags/{key}` | 200 every layer of the key (as `switchboard explain`), 404 unknown key |
 /// | `PUT /v1/overrides/{key}` | 200 the new resolution; 400 refused value, 404 unknown key, 413 too large |
+/// | `PUT /v1/overrides/{key}?dry_run=1` | the same answer as the write, and nothing written |
 /// | `DELETE /v1/overrides/{key}` | 200 the resolution without the override, 404 unknown key |
 /// | `GET /v1/audit?limit=N` | 200 the last N audit records (default 100), oldest first |
 ///
 /// A `PUT` body is `{"value": <JSON>}`, typed JSON checked against the definition, or `{"text": "…"}`, parsed
 /// by the key's type exactly as `switchboard set KEY TEXT` parses it; either may carry `"actor"` for the audit
-/// log (an `actor` query parameter works for `DELETE`). A refused value writes nothing.
+/// log (an `actor` query parameter works for `DELETE`). A refused value writes nothing. With `?dry_run=1` a `PUT`
+/// checks everything a write checks (the value against the definition, `If-Match`) and answers as the write would,
+/// without writing: the console asks it before its confirm step.
 ///
 /// Compare-and-set: every response about one key carries the version of its runtime override as its `ETag`
 /// (`"0"`: no override), and `PUT`/`DELETE` with `If-Match: "N"` write only while the override is still at
@@ -68,6 +71,9 @@ struct AdminRoutes {
         }
         let actor = body["actor"]?.stringValue ?? Self.actor(in: request)
         let expected = try Self.expectedVersion(in: request)
+        if Self.isDryRun(request) {
+            return try dryRun(key, body: body, expectedVersion: expected, usage: usage)
+        }
         do {
             switch (body["value"], body["text"]) {
             case (let value?, nil):
@@ -81,6 +87,47 @@ struct AdminRoutes {
             throw refusal(error)
         }
         return tagged(Response.json(board.resolve(key).jsonValue(key: key).json), key: key)
+    }
+
+    /// `PUT /v1/overrides/{key}?dry_run=1`: every check of the write — the key, the value against its definition
+    /// (type, `values`, `min`/`max`, the ICU `pattern`), `If-Match` — with the same answers, and nothing written, no
+    /// audit record, no change published. A 200 carries the resolution the write would give and the override's
+    /// current version as its `ETag` (unchanged, since nothing was written).
+    private func dryRun(
+        _ key: String, body: [String: Value], expectedVersion: UInt64?, usage: String
+    ) throws -> Response {
+        guard let definition = board.registry[key] else { throw unknownKey(key) }
+        let fit: Result<Value, ValueProblem>
+        switch (body["value"], body["text"]) {
+        case (let value?, nil): fit = definition.fit(value)
+        case (nil, .string(let text)?): fit = definition.fit(text: text)
+        default: throw ServerError.admin(.badRequest, usage)
+        }
+        let value: Value
+        switch fit {
+        case .success(let fitting): value = fitting
+        case .failure(let problem): throw refusal(.invalidValue(key: key, problem))
+        }
+        if let expectedVersion {
+            do {
+                try WriteCondition(key: key, version: expectedVersion).check(against: board.storedOverride(key))
+            } catch {
+                throw refusal(.store(error))
+            }
+        }
+        // What the write would serve: the runtime layer wins, unless the flag is switched off, which no override
+        // changes.
+        let current = board.resolve(key)
+        let resolution = current.reason == .disabled ? current
+            : Resolution(value: value, variant: definition.variant(for: value), reason: .override, layer: .runtime,
+                         metadata: definition.metadata)
+        return tagged(Response.json(resolution.jsonValue(key: key).json), key: key)
+    }
+
+    /// Whether a request asks for a dry run: `dry_run=1` (or `true`).
+    static func isDryRun(_ request: Request) -> Bool {
+        guard let flag = request.uri.queryParameters["dry_run"] else { return false }
+        return flag == "1" || flag == "true"
     }
 
     /// `DELETE /v1/overrides/{key}`.
