@@ -164,7 +164,10 @@ let package = Package(
         // What an edit changes (`switchboard diff`): two versions of the definitions (git revisions, folders or
         // environments) compared field by field, evaluated over a population of contexts, with the breaking risks.
         .target(name: "SwitchboardReview", dependencies: ["Switchboard", "SwitchboardTerminal", "Locking"]),
-        // The HTTP server: OFREP, the admin API, health and metrics, on Hummingbird.
+        // The web console's files (Sources/SwitchboardServer/Console/Web) as Swift, at build time, for the server.
+        .executableTarget(name: "SwitchboardEmbed"),
+        .plugin(name: "SwitchboardConsoleAssetsPlugin", capability: .buildTool(), dependencies: ["SwitchboardEmbed"]),
+        // The HTTP server: OFREP, the admin API, health and metrics, on Hummingbird; the web console embedded.
         .target(
             name: "SwitchboardServer",
             dependencies: [
@@ -181,7 +184,8 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-            ]
+            ],
+            plugins: ["SwitchboardConsoleAssetsPlugin"]
         ),
         // A client for any OFREP server: typed lookups on a local snapshot, live changes over SSE or polling, and
         // an on-disk cache of the last good answer for offline starts.

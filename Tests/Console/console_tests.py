@@ -71,6 +71,11 @@ preferences:
 
 FILES = {"shop.yaml": SHOP, "ops.yaml": OPS}
 
+REPOSITORY_FLAGS = os.path.join(os.path.dirname(__file__), "..", "..", "flags")
+# The repository's own flags/: search.new_ranking has three named rules, two segments and a 10/90 rollout.
+REPOSITORY = {name: open(os.path.join(REPOSITORY_FLAGS, name)).read()
+              for name in os.listdir(REPOSITORY_FLAGS) if name.endswith(".yaml")}
+
 
 def with_server(test=None, **server_options):
     """Runs `test(browser, server)` against a fresh server over FILES, and stops it afterwards."""
@@ -206,7 +211,112 @@ def test_toggle_a_bool_with_the_confirm_step(browser, server):
 
 
 @with_server
-def test_choose_a_variant(browser, server):
+def test_the_switch_says_the_value_it_shows(browser, server):
+    server.set("shop.beta_banner", True)
+    console = Page(browser, server)
+    page = console.sign_in()
+    console.select("shop.new_checkout")
+    assert page.inner_text("#edit-value-state") == "Off"
+    page.check("#edit-value")
+    assert page.inner_text("#edit-value-state") == "On"
+    page.wait_for_selector("#confirm[open]")
+    page.click("#confirm-cancel")
+    page.wait_for_function("() => document.getElementById('edit-value-state').textContent === 'Off'")
+    console.select("shop.beta_banner")
+    page.wait_for_function("() => document.getElementById('edit-value-state').textContent === 'On'")
+    assert page.is_checked("#edit-value")
+
+
+@with_server
+def test_escape_closes_the_panel_from_the_editor_field(browser, server):
+    console = Page(browser, server)
+    page = console.sign_in()
+    console.select("shop.upload.max_mb")
+    page.click("#edit-value")
+    assert page.evaluate("document.activeElement.id") == "edit-value"
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#detail", state="hidden")
+    # Focus goes back to the row the panel was opened from.
+    assert page.evaluate("document.activeElement.closest('tr').dataset.key") == "shop.upload.max_mb"
+    # With a dialog open, Escape closes the dialog first and the panel stays.
+    console.select("shop.new_checkout")
+    page.check("#edit-value")
+    page.wait_for_selector("#confirm[open]")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#confirm:not([open])", state="attached")
+    assert page.is_visible("#detail")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#detail", state="hidden")
+
+
+@with_server
+def test_one_way_of_writing_a_value_everywhere(browser, server):
+    server.set("shop.button_color", "green", actor="bob")
+    console = Page(browser, server)
+    page = console.sign_in()
+    assert console.value_text("shop.button_color").startswith('"green"')
+    console.select("shop.button_color")
+    page.select_option("#edit-value", "control")
+    page.click("#editor-review")
+    page.wait_for_selector("#confirm[open]")
+    assert '"green"' in page.inner_text("#confirm-body") and '"blue"' in page.inner_text("#confirm-body")
+    page.click("#confirm-cancel")
+    page.click("#tab-history")
+    page.wait_for_selector("#history-rows tr")
+    assert '"green"' in page.inner_text("#history-rows")
+
+
+@with_server(files={"long.yaml": """\
+namespace: shop
+preferences:
+  banner.text:
+    type: string
+    default: "%s"
+  layout:
+    type: object
+    default: { columns: [%s] }
+""" % ("Seasonal-sale-" * 30, ", ".join(["wide_column_%d" % i for i in range(30)]))})
+def test_long_values_wrap_inside_their_box(browser, server):
+    for width in (1280, 390):
+        console = Page(browser, server, viewport={"width": width, "height": 800})
+        page = console.sign_in()
+        for key in ("shop.banner.text", "shop.layout"):
+            console.select(key)
+            overflowing = page.evaluate("""() => [...document.querySelectorAll('#detail, #detail *, #flag-table td')]
+                .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1
+                  && getComputedStyle(e).overflowX !== 'auto' && !e.matches('input, textarea, .visually-hidden'))
+                .map(e => e.id || e.className || e.tagName)""")
+            assert overflowing == [], (width, key, overflowing)
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+        console.close()
+
+
+@with_server
+def test_no_horizontal_scroll_at_phone_width(browser, server):
+    server.set("shop.theme", {"dark": False, "accent": "a-very-long-accent-name-" * 4}, actor="someone-with-a-long-name")
+    console = Page(browser, server, viewport={"width": 390, "height": 800})
+    page = console.sign_in()
+
+    def fits(view):
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, (view, width)
+        wide = page.evaluate("""() => [...document.querySelectorAll('.table-wrap')]
+            .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1).map(e => e.firstElementChild.id)""")
+        assert wide == [], (view, wide)
+
+    fits("list")
+    console.select("shop.theme")
+    fits("panel")
+    page.click("#context-box summary")
+    page.fill("#context-attributes", '{"email": "someone.with.a.long.address@example.com", "plan": "enterprise"}')
+    fits("evaluate-as")
+    page.click("#tab-history")
+    page.wait_for_selector("#history-rows tr")
+    fits("history")
+    # History is a stack of cards: the Revert button reads on one line.
+    button = page.locator("#history-rows button").first.bounding_box()
+    assert button["width"] > button["height"], button
+
     console = Page(browser, server)
     page = console.sign_in()
     console.select("shop.button_color")
@@ -222,20 +332,70 @@ def test_choose_a_variant(browser, server):
 
 
 @with_server
-def test_a_refused_number_shows_the_message_and_writes_nothing(browser, server):
+def test_an_invalid_value_never_reaches_the_confirm_step(browser, server):
     console = Page(browser, server)
     page = console.sign_in()
     console.select("shop.upload.max_mb")
     assert page.get_attribute("#edit-value", "max") == "500"
+    requests = []
+    page.on("request", lambda request: requests.append((request.method, request.url)))
     page.fill("#edit-value", "9999")
     page.press("#edit-value", "Enter")
-    page.wait_for_selector("#confirm[open]")
-    page.keyboard.press("Enter")
     page.wait_for_selector("#editor-error:not(:empty)")
     message = page.inner_text("#editor-error")
     assert "9999" in message and "500" in message, message
+    # The server checked it (a dry run) and the confirm step never opened.
+    assert any(method == "PUT" and "dry_run=1" in url for method, url in requests), requests
+    assert not any(method == "PUT" and "dry_run" not in url for method, url in requests), requests
+    assert page.is_hidden("#confirm")
     assert server.value("shop.upload.max_mb") == (25, "default")
     assert server.audit() == []
+
+
+@with_server(files={"codes.yaml": """\
+namespace: shop
+preferences:
+  code:
+    description: A code in capitals, any script.
+    type: string
+    default: AB-01
+    pattern: '\\p{Lu}+-[0-9]+'
+"""})
+def test_the_server_checks_an_icu_pattern_before_the_confirm_step(browser, server):
+    console = Page(browser, server)
+    page = console.sign_in()
+    console.select("shop.code")
+    page.fill("#edit-value", "ab-12")
+    page.click("#editor-review")
+    page.wait_for_selector("#editor-error:not(:empty)")
+    assert "pattern" in page.inner_text("#editor-error").lower() or "match" in page.inner_text("#editor-error")
+    assert page.is_hidden("#confirm")
+    # \p{Lu} is ICU's (JavaScript has it only with the u flag): Ä passes on the server, which alone decides.
+    page.fill("#edit-value", "ÄB-12")
+    page.click("#editor-review")
+    page.wait_for_selector("#confirm[open]")
+    assert '"ÄB-12"' in page.inner_text("#confirm-body")
+    page.click("#confirm-cancel")
+    assert server.audit() == []
+
+
+@with_server
+def test_review_is_disabled_for_an_unchanged_value(browser, server):
+    console = Page(browser, server)
+    page = console.sign_in()
+    console.select("shop.upload.max_mb")
+    assert page.is_disabled("#editor-review")
+    page.fill("#edit-value", "30")
+    assert page.is_enabled("#editor-review")
+    page.fill("#edit-value", "25")
+    assert page.is_disabled("#editor-review")
+    page.press("#edit-value", "Enter")
+    time.sleep(0.3)
+    assert page.is_hidden("#confirm")
+    console.select("shop.button_color")
+    assert page.is_disabled("#editor-review")
+    page.select_option("#edit-value", "treatment")
+    assert page.is_enabled("#editor-review")
 
 
 @with_server
@@ -252,8 +412,10 @@ def test_edit_a_json_object(browser, server):
     page.wait_for_selector("#confirm[open]")
     page.click("#confirm-ok")
     wait_until(lambda: server.value("shop.theme")[0] == {"dark": False, "accent": "red"}, message="the object")
-    page.wait_for_function("() => document.querySelector('#flag-rows tr[data-key=\"shop.theme\"] td.value')"
-                           ".textContent.includes('red')")
+    # One line in the list, the whole value on hover.
+    page.wait_for_function("() => document.querySelector('#flag-rows tr[data-key=\"shop.theme\"] .value-text')"
+                           ".title.includes('red')")
+    assert console.value_text("shop.theme").startswith("{…} 2 keys")
 
 
 @with_server
@@ -271,6 +433,8 @@ def test_reset_one_and_reset_all(browser, server):
     page.click("#confirm-ok")
     wait_until(lambda: server.value("shop.upload.max_mb") == (25, "default"), message="the reset")
     page.wait_for_function("() => document.getElementById('reset-all').textContent === 'Reset all (2)'")
+    # "Reset all" lives below the list, away from the filters: back to the list first.
+    page.click("#detail-back")
     page.click("#reset-all")
     page.wait_for_selector("#confirm[open]")
     assert "Reset all 2 runtime overrides?" == page.inner_text("#confirm-title")
@@ -508,6 +672,188 @@ def test_read_token_gives_a_read_only_console(browser, server):
     assert page.is_hidden("#editor")
 
 
+# ---- the flag page and addresses --------------------------------------------------------------------------
+
+@with_server
+def test_a_deep_link_opens_the_flag_page(browser, server):
+    console = Page(browser, server)
+    page = console.sign_in()
+    page.goto(server.url + "/#/flags/shop.upload.max_mb?tab=history")
+    page.wait_for_function("() => document.getElementById('detail-key').textContent === 'shop.upload.max_mb'")
+    assert page.is_visible("#flag-history") and page.is_hidden("#flag-overview")
+    assert page.is_hidden("#flag-table")
+    page.click(".flag-tab[data-tab=overview]")
+    assert page.evaluate("location.hash") == "#/flags/shop.upload.max_mb"
+    page.wait_for_selector("#explain-rows tr")
+    assert "SWITCHBOARD_SHOP__UPLOAD__MAX_MB" in page.inner_text("#detail-facts")
+    # A place for the schedule, until definitions carry one.
+    assert page.is_visible("#flag-schedule")
+    # An unknown key says so.
+    page.goto(server.url + "/#/flags/shop.nope")
+    page.wait_for_selector("#explain-summary:not(:empty)")
+    assert "shop.nope" in page.inner_text("#explain-summary")
+
+
+@with_server
+def test_the_list_state_is_in_the_address_and_back_returns_to_it(browser, server):
+    console = Page(browser, server)
+    page = console.sign_in()
+    page.fill("#search", "shop")
+    page.click("#flag-table button.sort[data-sort=layer]")
+    page.click("#flag-table button.sort[data-sort=layer]")
+    hash_ = page.evaluate("location.hash")
+    assert "q=shop" in hash_ and "sort=layer" in hash_ and "dir=desc" in hash_, hash_
+    console.row("shop.theme").locator("td.key button").click()
+    page.wait_for_function("() => document.getElementById('detail-key').textContent === 'shop.theme'")
+    page.go_back()
+    page.wait_for_selector("#flag-table", state="visible")
+    assert page.input_value("#search") == "shop"
+    assert page.get_attribute("#flag-table th[data-sort=layer]", "aria-sort") == "descending"
+    # The link, opened afresh, shows the same list.
+    keys = visible_keys(page)
+    page.goto("about:blank")
+    page.goto(server.url + "/" + hash_)
+    page.wait_for_selector("#flag-rows tr")
+    assert page.input_value("#search") == "shop"
+    assert visible_keys(page) == keys
+
+
+@with_server
+def test_sort_by_key_and_by_layer(browser, server):
+    server.set("shop.upload.max_mb", 100)
+    console = Page(browser, server)
+    page = console.sign_in()
+    keys = visible_keys(page)
+    assert keys == sorted(keys)
+    page.click("#flag-table button.sort[data-sort=key]")
+    assert visible_keys(page) == sorted(keys, reverse=True)
+    assert page.get_attribute("#flag-table th[data-sort=key]", "aria-sort") == "descending"
+    page.click("#flag-table button.sort[data-sort=layer]")
+    layers = page.eval_on_selector_all("#flag-rows tr td:nth-child(3)", "cells => cells.map(c => c.textContent)")
+    assert "runtime" in layers[0], layers
+    assert visible_keys(page)[0] == "shop.upload.max_mb"
+
+
+@with_server(files=REPOSITORY)
+def test_the_targeting_view_of_search_new_ranking(browser, server):
+    console = Page(browser, server)
+    page = console.sign_in()
+    page.goto(server.url + "/#/flags/search.new_ranking?tab=targeting")
+    page.wait_for_selector("#targeting .rule")
+    rules = page.locator("#targeting .rule")
+    assert rules.count() == 3
+    heads = [rules.nth(i).locator(".rule-head strong").inner_text() for i in range(3)]
+    assert heads == ["rule 1 'staff first'", "rule 2 'beta'", "rule 3 'embargo'"], heads
+    assert "search.yaml:23" in rules.nth(0).inner_text()
+    # Segments are expandable: their conditions show on demand.
+    segment = rules.nth(1).locator("details.segment")
+    assert "beta_testers" in segment.locator("summary").inner_text()
+    assert not segment.locator("code").first.is_visible()
+    segment.locator("summary").click()
+    assert 'plan in ["pro","team"]' in segment.inner_text()
+    assert 'app_version semver ">= 2.1.0"' in segment.inner_text()
+    assert 'country in ["XX","YY"]' in rules.nth(2).inner_text()
+    # Rule 2's 50/50 and the flag's own 10/90, as bars.
+    assert [w.inner_text() for w in rules.nth(1).locator(".weight").all()] == ["50 %", "50 %"]
+    rollout = page.locator("#targeting .serves.rollout .bucket")
+    assert [w.inner_text() for w in rollout.locator(".weight").all()] == ["10 %", "90 %"]
+    widths = [b.bounding_box()["width"] for b in rollout.locator(".bar-fill").all()]
+    bars = [b.bounding_box()["width"] for b in rollout.locator(".bar").all()]
+    assert abs(widths[0] / bars[0] - 0.10) < 0.02 and abs(widths[1] / bars[1] - 0.90) < 0.02, (widths, bars)
+    # Prerequisites and variants on another flag.
+    page.goto(server.url + "/#/flags/search.result_layout?tab=targeting")
+    page.wait_for_function("() => document.getElementById('detail-key').textContent === 'search.result_layout'")
+    page.wait_for_selector("#targeting .prerequisites")
+    assert "search.new_ranking" in page.inner_text("#targeting .prerequisites")
+    assert "grid" in page.inner_text("#targeting .variants")
+
+
+@with_server
+def test_a_live_change_reaches_the_list_and_an_open_flag_page(browser, server):
+    console = Page(browser, server)
+    page = console.sign_in()
+    second = Page(browser, server)
+    other = second.sign_in()
+    other.goto(server.url + "/#/flags/shop.upload.max_mb")
+    other.wait_for_selector("#explain-rows tr")
+    page.wait_for_selector("#live.on")
+    other.wait_for_selector("#live.on")
+    started = time.time()
+    result = server.cli("set", "shop.upload.max_mb", "321")
+    assert result.returncode == 0, result.stderr
+    page.wait_for_function("() => document.querySelector('#flag-rows tr[data-key=\"shop.upload.max_mb\"] td.value')"
+                           ".textContent.startsWith('321')", timeout=3000)
+    other.wait_for_function("() => document.getElementById('detail-value').textContent.startsWith('321')",
+                            timeout=3000)
+    assert time.time() - started < 3
+
+
+@with_server
+def test_the_inline_switch_writes_with_if_match_and_shows_a_conflict(browser, server):
+    console = Page(browser, server)
+    # No live stream: the row keeps the version it showed, as on a page someone left open.
+    console.page.route("**/console/api/events", lambda route: route.abort())
+    page = console.sign_in()
+    requests = []
+    page.on("request", lambda request: requests.append((request.method, request.url, request.headers)))
+    console.row("shop.new_checkout").locator("input.row-switch").check()
+    page.wait_for_selector("#confirm[open]")
+    page.click("#confirm-ok")
+    wait_until(lambda: server.value("shop.new_checkout") == (True, "runtime"), message="the write")
+    writes = [r for r in requests if r[0] == "PUT" and "dry_run" not in r[1]]
+    assert len(writes) == 1 and writes[0][2].get("if-match") == '"0"', writes
+    page.wait_for_function("() => document.querySelector('#flag-rows tr[data-key=\"shop.new_checkout\"] td.value')"
+                           ".textContent.startsWith('true')")
+    # Someone else changes it; the row still shows the version before.
+    server.set("shop.new_checkout", False, actor="bob")
+    console.row("shop.new_checkout").locator("input.row-switch").uncheck()
+    page.wait_for_selector("#conflict[open]")
+    assert "bob" in page.inner_text("#conflict-body")
+    assert page.is_hidden("#confirm")
+    page.click("#conflict-keep")
+    assert server.value("shop.new_checkout") == (False, "runtime")
+    assert [record["actor"] for record in server.audit()] == ["alice", "bob"]
+
+
+@with_server
+def test_an_empty_list_says_so_and_clears(browser, server):
+    console = Page(browser, server)
+    page = console.sign_in()
+    page.fill("#search", "no-such-thing-anywhere")
+    page.wait_for_selector("#empty", state="visible")
+    assert "No definition matches" in page.inner_text("#empty")
+    page.click("#clear-filters")
+    assert len(visible_keys(page)) == 8
+    assert page.is_hidden("#empty")
+
+
+@with_server(files={"keys.yaml": """\
+namespace: app
+preferences:
+  history.sort_order_of_the_results_page_for_returning_customers:
+    type: string
+    default: newest_first
+"""})
+def test_keys_wrap_only_at_dots_and_underscores(browser, server):
+    console = Page(browser, server, viewport={"width": 390, "height": 800})
+    page = console.sign_in()
+    key = "app.history.sort_order_of_the_results_page_for_returning_customers"
+    lines = page.evaluate("""key => {
+        const button = document.querySelector(`#flag-rows tr[data-key="${key}"] td.key button`);
+        const range = document.createRange();
+        const pieces = [];
+        for (const node of button.childNodes) {
+            if (node.nodeType !== 3) continue;
+            range.selectNodeContents(node);
+            pieces.push([node.textContent, range.getClientRects().length]);
+        }
+        return pieces;
+    }""", key)
+    # Every piece between break points stays on one line; the key as a whole wraps.
+    assert all(count == 1 for _, count in lines), lines
+    assert "".join(text for text, _ in lines) == key
+
+
 # ---- looks and habits -----------------------------------------------------------------------------------------
 
 @with_server
@@ -523,6 +869,67 @@ def test_phone_width_dark_mode_and_labels(browser, server):
         .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.textContent.trim())
         .map(e => e.id || e.outerHTML.slice(0, 60))""")
     assert unlabeled == [], unlabeled
+
+
+CONTRAST = """() => {
+    const parse = (text) => { const m = text.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
+        const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+    const lum = ([r, g, b]) => { const c = [r, g, b].map(v => { v /= 255;
+        return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
+        return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]; };
+    const background = (e) => { const layers = [];
+        for (let n = e; n; n = n.parentElement) { const c = parse(getComputedStyle(n).backgroundColor);
+            if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; } }
+        let [r, g, b] = [255, 255, 255];
+        if (!layers.length || layers[layers.length - 1][3] < 1) {
+            [r, g, b] = parse(getComputedStyle(document.body).backgroundColor) || [255, 255, 255]; }
+        for (const c of layers.reverse()) { r = r * (1 - c[3]) + c[0] * c[3]; g = g * (1 - c[3]) + c[1] * c[3];
+            b = b * (1 - c[3]) + c[2] * c[3]; }
+        return [r, g, b]; };
+    const failures = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const seen = new Set();
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const e = node.parentElement;
+        if (!node.textContent.trim() || seen.has(e) || !e.offsetParent && getComputedStyle(e).position !== 'fixed') continue;
+        if (e.closest('[hidden], .visually-hidden, button:disabled, option')) continue;
+        seen.add(e);
+        const style = getComputedStyle(e);
+        const fg = parse(style.color); if (!fg) continue;
+        const bg = background(e);
+        const mixed = [0, 1, 2].map(i => fg[i] * fg[3] + bg[i] * (1 - fg[3]));
+        const [a, b] = [lum(mixed), lum(bg)];
+        const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+        const size = parseFloat(style.fontSize), bold = Number(style.fontWeight) >= 700;
+        const needed = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+        if (ratio < needed) failures.push(`${e.tagName}.${e.className} "${node.textContent.trim().slice(0, 30)}" ${ratio.toFixed(2)} < ${needed}`);
+    }
+    return failures;
+}"""
+
+
+@with_server(files=REPOSITORY)
+def test_text_has_enough_contrast_in_both_schemes(browser, server):
+    server.set("search.new_ranking", True)
+    for scheme in ("light", "dark"):
+        console = Page(browser, server)
+        console.page.emulate_media(color_scheme=scheme)
+        page = console.sign_in()
+        page.wait_for_selector("#live.on")
+        failures = page.evaluate(CONTRAST)
+        assert failures == [], (scheme, "list", failures)
+        page.goto(server.url + "/#/flags/search.new_ranking")
+        page.wait_for_selector("#explain-rows tr")
+        failures = page.evaluate(CONTRAST)
+        assert failures == [], (scheme, "flag page", failures)
+        page.click(".flag-tab[data-tab=targeting]")
+        failures = page.evaluate(CONTRAST)
+        assert failures == [], (scheme, "targeting", failures)
+        page.click("#tab-history")
+        page.wait_for_selector("#history-rows tr")
+        failures = page.evaluate(CONTRAST)
+        assert failures == [], (scheme, "history", failures)
+        console.close()
 
 
 TESTS = [(name, function) for name, function in list(globals().items()) if name.startswith("test_")]

@@ -174,6 +174,10 @@ class Page:
         return self.row(key).locator("td.value").inner_text()
 
     def select(self, key):
+        """Opens the key's page from the list, as a person would: search for it, then click it."""
+        if self.page.is_hidden("#search"):
+            self.page.evaluate("key => { location.hash = '#/?q=' + encodeURIComponent(key); }", key)
+            self.page.wait_for_selector("#search", state="visible")
         self.page.fill("#search", key)
         self.row(key).locator("td.key button").click()
         self.page.wait_for_function(

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
-"""Screenshots of the console for the documentation: the list, explain and history, over the repository's own
-`flags/` with a few changes made, in an environment named `staging`.
+"""Screenshots of the console for the documentation: the list and the flag page of search.new_ranking (its
+targeting), at 1280 and 390 px wide, light and dark, over the repository's own `flags/` with a few changes made, in
+an environment named `staging`. The article uses console-list-1280-light, console-flag-1280-light,
+console-list-390-dark and console-flag-390-dark.
 
-    SWITCHBOARD_BIN=.build/debug/switchboard python3 Tests/Console/screenshots.py docs-drafts/images
+    SWITCHBOARD_BIN=.build/debug/switchboard python3 Tests/Console/screenshots.py \
+        Sources/SwitchboardServer/Documentation.docc/Resources
 """
 
 import os
@@ -30,28 +33,19 @@ try:
     server.set("app.upload.max_mb", 250, actor="priya")
     with sync_playwright() as playwright:
         browser = launch(playwright)
-        console = Page(browser, server, viewport={"width": 1360, "height": 1000})
-        page = console.sign_in(actor="priya")
-        page.wait_for_selector("#live.on")
-        page.fill("#search", "checkout")
-        page.screenshot(path=os.path.join(folder, "console-list.png"))
-        page.fill("#search", "")
-        page.click("#context-box summary")
-        page.fill("#context-key", "user-42")
-        page.fill("#context-attributes", '{"email": "ana@example.com", "plan": "pro"}')
-        page.click("#context-form button[type=submit]")
-        page.wait_for_function("() => document.getElementById('list-status').textContent.includes('user-42')")
-        page.click("#context-box summary")
-        console.select("search.new_ranking")
-        page.screenshot(path=os.path.join(folder, "console-explain.png"))
-        page.click("#context-box summary")
-        page.click("#context-clear")
-        page.click("#context-box summary")
-        console.select("app.upload.max_mb")
-        page.screenshot(path=os.path.join(folder, "console-edit.png"))
-        page.click("#tab-history")
-        page.wait_for_selector("#history-rows tr")
-        page.screenshot(path=os.path.join(folder, "console-history.png"))
+        for width, scheme in ((1280, "light"), (390, "dark")):
+            console = Page(browser, server, viewport={"width": width, "height": 900 if width > 400 else 844})
+            console.page.emulate_media(color_scheme=scheme)
+            page = console.sign_in(actor="priya")
+            page.wait_for_selector("#live.on")
+            page.fill("#search", "search" if width < 400 else "")
+            page.screenshot(path=os.path.join(folder, f"console-list-{width}-{scheme}.png"),
+                            full_page=width < 400)
+            page.goto(server.url + "/#/flags/search.new_ranking?tab=targeting")
+            page.wait_for_selector("#targeting .rule")
+            page.locator("#targeting details.segment").first.locator("summary").click()
+            page.screenshot(path=os.path.join(folder, f"console-flag-{width}-{scheme}.png"), full_page=True)
+            console.close()
         browser.close()
 finally:
     server.stop()

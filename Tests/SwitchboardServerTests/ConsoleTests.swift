@@ -47,7 +47,8 @@ import Testing
     @Test func thePageHasNoInlineScriptOrStyle() async throws {
         try await withClient { client in
             let page = try await client.send(.get, "/").text
-            #expect(page.contains(#"<script src="/console/app.js" defer></script>"#))
+            let scriptName = try #require(ConsoleAssets.byName["app.js"]?.asset.hashedName)
+            #expect(page.contains(#"<script src="/console/\#(scriptName)" defer></script>"#))
             #expect(page.components(separatedBy: "<script").count == 2)
             #expect(!page.contains("<style"))
             #expect(!page.contains(" style="))

@@ -8,15 +8,18 @@ import Switchboard
 /// | route | answers |
 /// |---|---|
 /// | `GET /` | the page |
-/// | `GET /console/app.js`, `/console/app.css`, `/console/icon.svg` | its script, styles and icon |
+/// | `GET /console/app.js`, `/console/app.css`, `/console/icon.svg` | its script, styles, icon (`ETag`, revalidated) |
+/// | `GET /console/app.<hash>.js`, … | the same by content-hashed name, as the page links them (cached a year) |
 /// | `GET /console/api/session` | the token's access (`admin`, `read`, `open`), the environment, store and health |
 /// | `GET /console/api/flags` | every definition as a list row, with its version, origin and marks |
 /// | `POST /console/api/flags` | the same, resolved for `{"context": {…}}` (OFREP's request body) |
-/// | `GET`/`POST /console/api/flags/{key}` | the row, its explanation for the context, override, last change |
+/// | `GET`/`POST /console/api/flags/{key}` | the row, its explanation for the context, override, last change, and
+///   the targeting as ``TargetingDescription`` describes it |
 /// | `GET /console/api/audit?limit=N` | as `GET /v1/audit` |
 /// | `GET /console/api/events` | an event stream: `change` (the changed rows) and `status` (health) |
 ///
-/// The assets are constants compiled into the binary, so a `switchboard` copied alone serves the whole console.
+/// The assets are compiled into the binary (``ConsoleAssets``), so a `switchboard` copied alone serves the whole
+/// console.
 /// Every response carries ``ConsoleHeaders``. The data routes need what OFREP needs (``ConsoleAccess``).
 struct ConsoleRoutes {
     let board: Board
@@ -29,15 +32,13 @@ struct ConsoleRoutes {
     static let lastChangeWindow = 1000
 
     func register(on router: Router<ServerContext>) {
-        router.group().add(middleware: ConsoleHeadersMiddleware()).get("/") { _, _ in
-            Self.asset(ConsoleAssets.page, contentType: "text/html; charset=utf-8")
+        router.group().add(middleware: ConsoleHeadersMiddleware()).get("/") { request, _ in
+            Self.asset(named: ConsoleAssets.pageName, request: request)
         }
         let console = router.group("console").add(middleware: ConsoleHeadersMiddleware())
-        console.get("app.js") { _, _ in
-            Self.asset(ConsoleAssets.script, contentType: "text/javascript; charset=utf-8")
+        console.get(":file") { request, context in
+            Self.asset(named: context.parameters.get("file") ?? "", request: request)
         }
-        console.get("app.css") { _, _ in Self.asset(ConsoleAssets.styles, contentType: "text/css; charset=utf-8") }
-        console.get("icon.svg") { _, _ in Self.asset(ConsoleAssets.icon, contentType: "image/svg+xml") }
         let api = console.group("api")
             .add(middleware: ConsoleAccessMiddleware(adminToken: adminToken, readToken: readToken))
         api.get("session", use: session)
@@ -49,11 +50,27 @@ struct ConsoleRoutes {
         api.get("events", use: events)
     }
 
-    private static func asset(_ text: StaticString, contentType: String) -> Response {
-        let bytes = UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-        // `no-cache`: the browser revalidates, so a new binary's page never runs with an old script.
-        return Response(status: .ok, headers: [.contentType: contentType, .cacheControl: "no-cache"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    /// How long a browser keeps a file fetched by its hashed name: a year, since a changed file has another name.
+    static let immutableCaching = "public, max-age=31536000, immutable"
+
+    /// A file of ``ConsoleAssets`` by its plain or hashed name, with its `ETag`; 304 when the browser has it.
+    private static func asset(named name: String, request: Request) -> Response {
+        guard let (asset, hashed) = ConsoleAssets.byName[name] else {
+            return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(string: "no such file\n")))
+        }
+        let tag = "\"\(asset.hash)\""
+        // Plain names (and the page) are revalidated, so a new binary's page never runs with an old script; hashed
+        // names change with the content, so they are kept.
+        var headers: HTTPFields = [.eTag: tag, .cacheControl: hashed ? immutableCaching : "no-cache"]
+        if let ifNoneMatch = request.headers[.ifNoneMatch],
+           ifNoneMatch.split(separator: ",").contains(where: { $0.filter { $0 != " " } == tag })
+        {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = asset.contentType
+        let bytes = UnsafeRawBufferPointer(start: asset.text.utf8Start, count: asset.text.utf8CodeUnitCount)
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// `GET /console/api/session`.
@@ -118,6 +135,9 @@ struct ConsoleRoutes {
                 "version": .int(Int(clamping: stored.version)),
             ]
         }
+        // The targeting as the core describes it (rules, segments, rollouts, prerequisites, each with file:line):
+        // the flag page draws it and decides nothing.
+        if let targeting = TargetingDescription(entry.definition) { document["targeting"] = targeting.jsonValue }
         if let last = board.auditLog(limit: Self.lastChangeWindow).last(where: { $0.key == key }) {
             document["lastChange"] = (try? Value(json: last.json)) ?? .null
         }

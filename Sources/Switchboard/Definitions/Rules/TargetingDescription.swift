@@ -57,7 +57,8 @@ package struct TargetingDescription: Sendable {
                    weight: outcome.bucket.map { (of: $0.weight, total: $0.total) })
         }
         for rule in targeting.rules {
-            let own = outcomes.filter { $0.rule == rule.number }.sorted { ($0.bucketIndex ?? 0) < ($1.bucketIndex ?? 0) }
+            let own = outcomes.filter { $0.rule == rule.number }
+                .sorted { ($0.bucketIndex ?? 0) < ($1.bucketIndex ?? 0) }
             let segmentNames = own.first?.segments ?? []
             let segments = segmentNames.map { name in
                 (name: name, logic: targeting.segmentConditions[name])
