@@ -74,5 +74,13 @@ import Testing
         let report = tracker.report(on: after)
         #expect(report.keys.first { $0.key == "app.ratio" }?.evaluations == 1)
         #expect(report.keys.first { $0.key == "app.added" }?.evaluations == 0)
+
+        // A request that took its snapshot before the reload is counted by key against the new definitions,
+        // without losing the counts of the key added since.
+        tracker.evaluated([try #require(after.registry.position(of: "app.added"))], on: after)
+        tracker.evaluated([try #require(before.registry.position(of: "app.ratio"))], on: before)
+        let later = tracker.report(on: after)
+        #expect(later.keys.first { $0.key == "app.ratio" }?.evaluations == 2)
+        #expect(later.keys.first { $0.key == "app.added" }?.evaluations == 1)
     }
 }

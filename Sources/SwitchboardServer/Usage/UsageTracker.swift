@@ -20,8 +20,12 @@ package final class UsageTracker: Sendable {
     private struct State {
         /// The definitions the arrays are indexed by; `nil` before the first evaluation.
         var definitions: CompiledDefinitions?
+        /// The revision of the snapshot they came from.
+        var revision: UInt64 = 0
         /// The keys at each position of ``definitions``.
         var keys: [String] = []
+        /// Each key's position, made only when an evaluation on older definitions needs it.
+        var positions: [String: Int]?
         var evaluations: [Int] = []
         /// Seconds since the epoch of the last evaluation; 0 for none.
         var lastEvaluated: [Double] = []
@@ -48,6 +52,21 @@ package final class UsageTracker: Sendable {
     package func evaluated(_ positions: some Sequence<Int>, on snapshot: Snapshot) {
         let time = now()
         state.withLock { state in
+            if state.definitions != nil, state.definitions !== snapshot.definitions,
+               snapshot.revision < state.revision {
+                // A request that took its snapshot before a reload landed: count it by key against the newer
+                // definitions rather than going back to the older ones, which would drop the keys added since.
+                if state.positions == nil {
+                    state.positions = Dictionary(state.keys.enumerated().map { ($1, $0) }) { first, _ in first }
+                }
+                let keys = snapshot.registry.definitions
+                for position in positions {
+                    guard let current = state.positions?[keys[position].key] else { continue }
+                    state.evaluations[current] += 1
+                    state.lastEvaluated[current] = time
+                }
+                return
+            }
             Self.align(&state, to: snapshot)
             for position in positions {
                 state.evaluations[position] += 1
@@ -93,7 +112,7 @@ package final class UsageTracker: Sendable {
     }
 
     /// Re-indexes the counts by `snapshot`'s definitions when they are not the ones counted against, carrying
-    /// each key's counts over by name.
+    /// each key's counts over by name. (`report(on:)` reads the board's current snapshot, so it never goes back.)
     private static func align(_ state: inout State, to snapshot: Snapshot) {
         guard state.definitions !== snapshot.definitions else { return }
         let keys = snapshot.registry.keys
@@ -109,6 +128,8 @@ package final class UsageTracker: Sendable {
             }
         }
         state.definitions = snapshot.definitions
+        state.revision = snapshot.revision
+        state.positions = nil
         state.keys = keys
         state.evaluations = evaluations
         state.lastEvaluated = lastEvaluated
