@@ -8,16 +8,19 @@ struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check the definitions and report every error and warning with file:line:column.",
-        discussion: "Exits 1 when there is any error; warnings (such as a flag past its expiry date) do not fail.\n\n"
+        discussion: "Exits 1 when there is any error; warnings (such as a flag past its expiry date, or a schedule "
+            + "whose every step is past) do not fail. --at checks expiry dates and schedules as of another time.\n\n"
             + Article.readMore(.diagnostics, .yamlFormat)
     )
 
     @OptionGroup var options: GlobalOptions
 
+    @OptionGroup var at: TimeOption
+
     func run() throws {
         // Every override file is checked, not only the selected environment's: each is meant for some deployment.
         let (report, diagnostics) = try options.boardInputs()
-            .validationDiagnostics()
+            .validationDiagnostics(at: at.seconds)
         let errors = diagnostics.count(where: \.isError)
         let warnings = diagnostics.count - errors
         if options.json {

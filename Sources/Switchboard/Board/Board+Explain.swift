@@ -1,7 +1,21 @@
+public import Foundation
+
 extension Board {
     /// Explains a key's resolution, or returns `nil` when no definition has the key.
     public func explain(_ key: String, context: EvaluationContext = .empty) -> Explanation? {
-        let snapshot = self.snapshot
+        explain(key, context: context, in: snapshot, at: clock.now())
+    }
+
+    /// Explains a key's resolution as of another time: the schedule steps in force and the runtime overrides not
+    /// yet expired then, the definitions, files and store as they are now.
+    public func explain(_ key: String, context: EvaluationContext = .empty, at time: Date) -> Explanation? {
+        let seconds = time.timeIntervalSince1970
+        return explain(key, context: context, in: engine.snapshot(at: seconds), at: seconds)
+    }
+
+    private func explain(
+        _ key: String, context: EvaluationContext, in snapshot: Snapshot, at time: Double
+    ) -> Explanation? {
         guard let entry = snapshot.entry(key) else { return nil }
         let position = snapshot.registry.position(of: key)!
         let evaluation = snapshot.evaluate(position, context: context)
@@ -61,6 +75,7 @@ extension Board {
             }
         }
         return Explanation(key: key, definition: entry.definition, steps: steps, resolution: resolution,
-                           environmentVariable: KeySyntax.environmentVariable(for: key), targeting: targetingNote)
+                           environmentVariable: KeySyntax.environmentVariable(for: key), targeting: targetingNote,
+                           time: time)
     }
 }

@@ -34,3 +34,18 @@ public struct SystemClock: BoardClock {
         return ChangeSubscription { source.cancel() }
     }
 }
+
+/// A clock stopped at one moment, for answers as of another time (`board.resolve(_:at:)`, `--at`): it never wakes.
+struct FixedClock: BoardClock {
+    let time: Double
+
+    init(_ time: Double) {
+        self.time = time
+    }
+
+    func now() -> Double { time }
+
+    func wake(at time: Double, _ action: @escaping @Sendable () -> Void) -> ChangeSubscription {
+        ChangeSubscription {}
+    }
+}

@@ -58,7 +58,7 @@ final class BoardEngine: Sendable {
     init(inputs: BoardInputs, options: BoardOptions) throws(LoadError) {
         self.inputs = inputs
         self.options = options
-        let loaded = inputs.load()
+        let loaded = inputs.load(now: options.clock.now())
         if loaded.hasErrors { throw LoadError(diagnostics: loaded.diagnostics) }
         var state = State(loadDiagnostics: loaded.diagnostics, fileDiagnostics: loaded.files.diagnostics,
                           fingerprints: loaded.fingerprints, loaded: loaded)
@@ -82,18 +82,18 @@ final class BoardEngine: Sendable {
         armBoundaryTimer()
     }
 
-    private let options: BoardOptions
+    let options: BoardOptions
 
     /// A whole snapshot at the time `now`: the definitions compiled with the schedule steps in force then, every
     /// layer typed against them; `runtime` holds the overrides that count then.
     private static func build(
         _ loaded: BoardInputs.Loaded, inputs: BoardInputs, options: BoardOptions, runtime: StoreContents,
-        revision: UInt64, at now: Double
+        revision: UInt64, at now: Double, clock: (any BoardClock)? = nil
     ) -> Snapshot {
         let registry = loaded.report.registry.inForce(at: now)
         return Snapshot(
             definitions: CompiledDefinitions(registry: registry, fractionalAlgorithm: options.fractionalAlgorithm,
-                                             clock: options.clock),
+                                             clock: clock ?? options.clock),
             fileLayer: FileLayer.type(loaded.files, against: registry),
             environmentLayer: EnvironmentLayer.type(inputs.environment, against: registry),
             runtime: runtime, storeKind: inputs.store.kind, revision: revision)
@@ -200,7 +200,7 @@ final class BoardEngine: Sendable {
     /// Reloads; with `settled`, returns `nil` and publishes nothing when the files no longer match it after
     /// reading them (a write landed in between).
     private func reloadLocked(unlessChangedSince settled: [String: FileFingerprint]? = nil) -> LoadReport? {
-        let loaded = inputs.load()
+        let loaded = inputs.load(now: options.clock.now())
         if let settled, inputs.currentFingerprints() != settled { return nil }
         if loaded.hasErrors {
             let errors = loaded.diagnostics.filter(\.isError)
@@ -303,6 +303,18 @@ final class BoardEngine: Sendable {
             return old
         }
         replaced?.cancel()
+    }
+
+    /// The snapshot as it would be at `time`: the schedule steps in force then, the stored overrides that count
+    /// then, `$flagd.timestamp` reading `time`; the definitions, files and store as they are now. Built for the
+    /// asking, never published.
+    func snapshot(at time: Double) -> Snapshot {
+        let (loaded, runtime, version, revision) = state.withLock { state in
+            (state.loaded, state.live(at: time), state.storeVersion, state.revision)
+        }
+        return Self.build(loaded, inputs: inputs, options: options,
+                          runtime: StoreContents(entries: runtime, version: version), revision: revision, at: time,
+                          clock: FixedClock(time))
     }
 
     /// A schedule step or an expiry has come: the snapshot is built again for the time now (from the inputs in

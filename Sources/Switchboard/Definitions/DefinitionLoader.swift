@@ -40,7 +40,11 @@ public struct LoadError: Error, Sendable, CustomStringConvertible {
 /// `*.overrides.yaml` files. Files named `*.flagd.yaml`, `*.flagd.yml` or `*.flagd.json` are read in flagd's format.
 public enum DefinitionLoader {
     /// Loads every definitions file below a directory.
-    public static func load(directory: String, today: Day = .today()) -> LoadReport {
+    ///
+    /// - Parameters:
+    ///   - today: the day `expires` is checked against.
+    ///   - now: the time schedules are checked against, in seconds since the epoch (default: the clock's).
+    public static func load(directory: String, today: Day = .today(), now: Double? = nil) -> LoadReport {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             let diagnostic = Diagnostic.error(
@@ -58,13 +62,16 @@ public enum DefinitionLoader {
             }
             sources.append((path, [UInt8](data)))
         }
-        var report = load(sources: sources, today: today)
+        var report = load(sources: sources, today: today, now: now)
         report.diagnostics = Diagnostic.sorted(diagnostics + report.diagnostics)
         return report
     }
 
-    /// Loads definitions from files already in memory, in the order given.
-    public static func load(sources: [(path: String, bytes: [UInt8])], today: Day = .today()) -> LoadReport {
+    /// Loads definitions from files already in memory, in the order given; `today` and `now` as for
+    /// ``load(directory:today:now:)``.
+    public static func load(
+        sources: [(path: String, bytes: [UInt8])], today: Day = .today(), now: Double? = nil
+    ) -> LoadReport {
         var definitions: [Definition] = []
         var diagnostics: [Diagnostic] = []
         var segments: [String: (conditions: Node, location: SourceLocation)] = [:]
@@ -93,6 +100,7 @@ public enum DefinitionLoader {
         diagnostics.append(contentsOf: conflicts)
         let count = unique.count
         diagnostics.append(contentsOf: compileTargeting(&unique, segments: segments))
+        diagnostics.append(contentsOf: finishedSchedules(unique, now: now ?? Clock.secondsSinceEpoch()))
         // The positions found while checking still hold when targeting dropped no definition.
         let registry = Registry(definitions: unique, files: sources.map(\.path),
                                 index: unique.count == count ? positions : nil)
@@ -302,6 +310,16 @@ public enum DefinitionLoader {
             definitions = definitions.enumerated().filter { !rejected.contains($0.offset) }.map(\.element)
         }
         return diagnostics
+    }
+
+    /// A warning for each schedule whose every step is past at `now`: done, and better folded into the definition.
+    static func finishedSchedules(_ definitions: [Definition], now: Double) -> [Diagnostic] {
+        definitions.compactMap { definition in
+            guard let last = definition.schedule?.steps.last, last.at <= now else { return nil }
+            return .warning(at: last.location,
+                            "every schedule step of \(definition.key) is past (the last at \(last.atText)): the schedule is done",
+                            hint: "fold the last step into the definition and remove `schedule:`")
+        }
     }
 
     /// Whether a file of this name (the last component of its path) holds definitions: YAML or a flagd file, and

@@ -37,4 +37,15 @@ public struct Explanation: Sendable {
     /// What the targeting did for the context: the rule, segment and rollout bucket that chose the default
     /// layer's value, or why none did. `nil` for definitions without targeting.
     public var targeting: String?
+    /// The moment the explanation answers for, in seconds since the epoch: now, or the time asked about.
+    public var time: Double = 0
+
+    /// The definition's schedule steps, each with whether it has taken effect at ``time``; empty without a
+    /// schedule.
+    public var timeline: [(step: Schedule.Step, isPast: Bool)] {
+        (definition.schedule?.steps ?? []).map { ($0, $0.at <= time) }
+    }
+
+    /// The next schedule step after ``time``, if one is to come.
+    public var nextStep: Schedule.Step? { definition.schedule?.nextStep(after: time) }
 }

@@ -104,13 +104,17 @@ public struct BoardInputs: Sendable {
         package var hasErrors: Bool { diagnostics.contains(where: \.isError) }
     }
 
-    /// Reads the definitions and the override files.
-    package func load() -> Loaded {
+    /// Reads the definitions and the override files; `now` is the time schedules are checked against (default:
+    /// the clock's).
+    package func load(now: Double? = nil) -> Loaded {
         // Fingerprints first: an edit landing while the files are read then shows as a change at the next check.
         let before = fingerprints(of: watchedFiles())
         let report: LoadReport = switch definitions {
-        case .directory(let directory): DefinitionLoader.load(directory: directory)
-        case .sources(let sources): DefinitionLoader.load(sources: sources.map { ($0.path, Array($0.text.utf8)) })
+        case .directory(let directory):
+            DefinitionLoader.load(directory: directory, today: Self.day(at: now), now: now)
+        case .sources(let sources):
+            DefinitionLoader.load(sources: sources.map { ($0.path, Array($0.text.utf8)) }, today: Self.day(at: now),
+                                  now: now)
         }
         let files = FileOverrides.load(paths: overrideFiles, required: requiredOverrideFiles)
         let read = Set(report.registry.files + files.files)
@@ -148,5 +152,12 @@ extension BoardInputs.Definitions {
     var directory: String? {
         if case .directory(let directory) = self { return directory }
         return nil
+    }
+}
+
+extension BoardInputs {
+    /// The day in UTC at `now`, or today.
+    static func day(at now: Double?) -> Day {
+        now.map { Day(daysSinceEpoch: Int(($0 / 86_400).rounded(.down))) } ?? .today()
     }
 }

@@ -60,8 +60,8 @@ extension BoardInputs {
     /// What `validate` reports: the definitions, every override file of the directory (not only the selected
     /// environment's: each is meant for some deployment), each checked against the definitions, and the
     /// environment's `SWITCHBOARD_…` variables that override no key.
-    package func validationDiagnostics() -> (report: LoadReport, diagnostics: [Diagnostic]) {
-        let report = load().report
+    package func validationDiagnostics(at now: Double? = nil) -> (report: LoadReport, diagnostics: [Diagnostic]) {
+        let report = load(now: now).report
         var diagnostics = report.diagnostics
         let paths = Array(Set(directory.map(FileOverrides.allPaths(flagsDirectory:)) ?? []).union(overrideFiles.filter {
             requiredOverrideFiles.contains($0) || FileManager.default.fileExists(atPath: $0)

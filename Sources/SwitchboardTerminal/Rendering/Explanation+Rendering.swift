@@ -27,6 +27,7 @@ extension Explanation {
             out += line + "\n"
         }
         if let targeting { out += "  targeting: \(targeting)\n" }
+        out += renderedTimeline(terminal: terminal)
         if resolution.isDisabled {
             return out + "value: none (\(Message.disabled.text))\n"
         }
@@ -34,6 +35,26 @@ extension Explanation {
         out += "value: \(resolution.value?.plainText ?? "—") from the \(winner) layer"
         if let variant = resolution.variant { out += " (variant \(variant))" }
         out += "\n"
+        return out
+    }
+
+    /// The schedule's steps, past ones ticked and the next marked, then what the next step serves.
+    func renderedTimeline(terminal: Terminal) -> String {
+        let timeline = self.timeline
+        guard !timeline.isEmpty else { return "" }
+        let next = nextStep
+        var out = "  schedule:\n"
+        for (step, isPast) in timeline {
+            let mark = isPast ? "✓" : step.at == next?.at ? "→" : " "
+            let line = "    \(mark) \(Timestamp.display(step.at))  \(step.summary)"
+            out += (isPast ? terminal.dim(line) : line) + (step.at == next?.at ? terminal.dim("  (next)") : "") + "\n"
+        }
+        if let next {
+            let serves = next.serve?.plainText ?? next.variant.flatMap { name in
+                definition.value(ofVariant: name).map { "\($0.plainText) (variant \(name))" }
+            } ?? next.summary
+            out += "  next: \(Timestamp.display(next.at)) → \(serves)\n"
+        }
         return out
     }
 }

@@ -29,7 +29,11 @@ extension RuleCompiler {
         var steps: [Schedule.Step] = []
         var stepDefinitions: [Definition] = []
         var fallback = Fallback.written
+        /// Where the value served to everyone was last set by a step, for `explain`'s default row.
+        var fallbackLocation: SourceLocation?
         var enabled = pending.enabled
+        // The last time read, whether or not its step was right, so order is checked across every step.
+        var previousTime: (at: Double, text: String)?
         for item in items {
             guard let pairs = item.pairs else {
                 error(item, "a schedule step is a mapping with `at:` and what it serves, found \(item.kindDescription)",
@@ -63,10 +67,11 @@ extension RuleCompiler {
                 }
                 continue
             }
-            if let previous = steps.last, at <= previous.at {
+            defer { previousTime = (at, atText) }
+            if let previous = previousTime, at <= previous.at {
                 error(atNode, at == previous.at
-                        ? "two schedule steps of \(definition.key) at the same time (\(atText) and \(previous.atText))"
-                        : "schedule steps must be in time order: \(atText) comes before \(previous.atText)",
+                        ? "two schedule steps of \(definition.key) at the same time (\(atText) and \(previous.text))"
+                        : "schedule steps must be in time order: \(atText) comes before \(previous.text)",
                       hint: "give each step its own time, earliest first")
                 continue
             }
@@ -99,6 +104,7 @@ extension RuleCompiler {
                 case .success(let value):
                     step.serve = value
                     fallback = .value(value)
+                    fallbackLocation = serveNode.location
                 }
             }
             if let variantNode = fields["variant"] {
@@ -113,10 +119,12 @@ extension RuleCompiler {
                 }
                 step.variant = name
                 fallback = .variant(name)
+                fallbackLocation = variantNode.location
             }
             if let rolloutNode = fields["rollout"] {
                 step.rollout = Value(node: rolloutNode)
                 fallback = .rollout(rolloutNode)
+                fallbackLocation = nil
             }
             if let enabledNode = fields["enabled"] {
                 guard case .bool(let on)? = enabledNode.scalar?.value else {
@@ -128,6 +136,7 @@ extension RuleCompiler {
             }
             // The definition from this step on: the definition as written, with what the steps so far set.
             var stepDefinition = definition
+            if let fallbackLocation { stepDefinition.defaultLocation = fallbackLocation }
             var rollout = pending.rollout
             switch fallback {
             case .written: break

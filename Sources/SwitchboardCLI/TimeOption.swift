@@ -1,0 +1,25 @@
+import ArgumentParser
+import Foundation
+import Switchboard
+
+/// `--at TIME`: answer as of another time (RFC 3339 with a zone): schedule steps and override expiries applied
+/// then, the files and the store as they are now. Shared by `validate`, `get` and `explain`.
+struct TimeOption: ParsableArguments {
+    @Option(name: .customLong("at"), help: ArgumentHelp(
+        "Answer as of this time (RFC 3339 with a zone, e.g. 2026-12-01T09:00:00Z): schedule steps and override "
+            + "expiries as they are then.", valueName: "time"))
+    var text: String?
+
+    func validate() throws {
+        if let text, Timestamp.parseZoned(text) == nil {
+            throw ValidationError("--at '\(text)' is not an RFC 3339 time with a zone; for example 2026-12-01T09:00:00Z "
+                + "or 2026-12-01T10:00:00+01:00")
+        }
+    }
+
+    /// The time in seconds since the epoch, when given.
+    var seconds: Double? { text.flatMap(Timestamp.parseZoned) }
+
+    /// The time, when given.
+    var date: Date? { seconds.map(Date.init(timeIntervalSince1970:)) }
+}
