@@ -441,9 +441,11 @@ const keyPath = (key) => encodeURIComponent(key);
   }
 
   function layerBadge(layer) {
-    const name = layer || 'none';
+    // No layer: a switched-off flag, whose callers get their own default.
+    const name = layer || 'disabled';
     return el('span', { class: 'layer layer-' + name, title: name === 'default' ? 'the definition'
-      : 'overridden in the ' + name + ' layer', text: name === 'default' ? 'default' : '● ' + name });
+      : name === 'disabled' ? 'switched off: callers get their own default' : 'overridden in the ' + name + ' layer',
+      text: name === 'default' || name === 'disabled' ? name : '● ' + name });
   }
 
   function row(flag) {
