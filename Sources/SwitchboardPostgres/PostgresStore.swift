@@ -79,8 +79,9 @@ public final class PostgresStore: RuntimeStore {
         }
     }
 
-    /// The schema version this code writes; older schemas are migrated at start.
-    static let schemaVersion = 1
+    /// The schema version this code writes; older schemas are migrated at start. Version 2 adds `expires_at` to
+    /// overrides and audit rows.
+    static let schemaVersion = 2
     /// The channel every write notifies, with `scope:version` as the payload.
     static let channel = "switchboard_overrides"
     /// The longest wait, in seconds, between the watch's attempts to reconnect (before jitter).
@@ -222,9 +223,17 @@ public final class PostgresStore: RuntimeStore {
                     """, on: connection)
                 let rows = try run("SELECT version FROM switchboard_schema", on: connection)
                 let current = try rows.first?.decode(Int.self) ?? 0
-                if current < 1 {
-                    for statement in Self.schema {
-                        _ = try run(PostgresQuery(unsafeSQL: statement), on: connection)
+                if current < Self.schemaVersion {
+                    // Each version's statements in turn: a new database runs them all, an older one the rest.
+                    if current < 1 {
+                        for statement in Self.schema {
+                            _ = try run(PostgresQuery(unsafeSQL: statement), on: connection)
+                        }
+                    }
+                    if current < 2 {
+                        for statement in Self.expiryMigration {
+                            _ = try run(PostgresQuery(unsafeSQL: statement), on: connection)
+                        }
                     }
                     _ = try run("DELETE FROM switchboard_schema", on: connection)
                     _ = try run("INSERT INTO switchboard_schema (version) VALUES (\(Self.schemaVersion))",
@@ -257,6 +266,13 @@ public final class PostgresStore: RuntimeStore {
         "CREATE INDEX IF NOT EXISTS switchboard_audit_scope_version ON switchboard_audit (scope, version)",
     ]
 
+    /// From schema version 1 to 2: when an override stops counting (ISO 8601 UTC, as `time`; NULL: never), on the
+    /// override and on the audit row that set it. Existing rows never expire.
+    static let expiryMigration = [
+        "ALTER TABLE switchboard_overrides ADD COLUMN IF NOT EXISTS expires_at text",
+        "ALTER TABLE switchboard_audit ADD COLUMN IF NOT EXISTS expires_at text",
+    ]
+
     // MARK: - RuntimeStore
 
     /// Every override of the scope with the scope's version, read in one snapshot of the database.
@@ -268,12 +284,13 @@ public final class PostgresStore: RuntimeStore {
                 .first?.decode(Int64.self) ?? 0
             var entries: [String: StoredOverride] = [:]
             let rows = try run("""
-                SELECT key, value, actor, time, version FROM switchboard_overrides WHERE scope = \(scope)
+                SELECT key, value, actor, time, version, expires_at FROM switchboard_overrides WHERE scope = \(scope)
                 """, on: connection)
             for row in rows {
-                let (key, json, actor, time, written) = try row.decode((String, String, String, String, Int64).self)
+                let (key, json, actor, time, written, expiresAt) = try row.decode(
+                    (String, String, String, String, Int64, String?).self)
                 entries[key] = StoredOverride(value: try Value(json: json), actor: actor, time: time,
-                                              version: UInt64(written))
+                                              version: UInt64(written), expiresAt: expiresAt)
             }
             return StoreContents(entries: entries, version: UInt64(version))
         }
@@ -289,13 +306,15 @@ public final class PostgresStore: RuntimeStore {
                 .first?.decode(Int64.self) ?? 0
             var changed: [String: StoredOverride?] = [:]
             let rows = try run("""
-                SELECT key, new, actor, time, version FROM switchboard_audit
+                SELECT key, new, actor, time, version, expires_at FROM switchboard_audit
                 WHERE scope = \(scope) AND version > \(Int64(version)) ORDER BY id
                 """, on: connection)
             for row in rows {
-                let (key, json, actor, time, written) = try row.decode((String, String?, String, String, Int64).self)
+                let (key, json, actor, time, written, expiresAt) = try row.decode(
+                    (String, String?, String, String, Int64, String?).self)
                 changed[key] = .some(try json.map {
-                    StoredOverride(value: try Value(json: $0), actor: actor, time: time, version: UInt64(written))
+                    StoredOverride(value: try Value(json: $0), actor: actor, time: time, version: UInt64(written),
+                                   expiresAt: expiresAt)
                 })
             }
             return StoreDelta(version: UInt64(current), changed: changed)
@@ -319,13 +338,14 @@ public final class PostgresStore: RuntimeStore {
                 var current: [String: StoredOverride] = [:]
                 let keys = changes.map(\.key) + (condition.map { [$0.key] } ?? [])
                 let rows = try run("""
-                    SELECT key, value, actor, time, version FROM switchboard_overrides
+                    SELECT key, value, actor, time, version, expires_at FROM switchboard_overrides
                     WHERE scope = \(scope) AND key = ANY(\(keys))
                     """, on: connection)
                 for row in rows {
-                    let (key, json, actor, time, written) = try row.decode((String, String, String, String, Int64).self)
+                    let (key, json, actor, time, written, expiresAt) = try row.decode(
+                        (String, String, String, String, Int64, String?).self)
                     current[key] = StoredOverride(value: try Value(json: json), actor: actor, time: time,
-                                                  version: UInt64(written))
+                                                  version: UInt64(written), expiresAt: expiresAt)
                 }
                 if let condition { try condition.check(against: current[condition.key]) }
                 let plan = StoreWrite(planning: changes, actor: actor, time: time, version: UInt64(before) + 1,
@@ -334,10 +354,11 @@ public final class PostgresStore: RuntimeStore {
                 for record in plan.records {
                     if let value = record.new {
                         _ = try run("""
-                            INSERT INTO switchboard_overrides (scope, key, value, actor, time, version)
-                            VALUES (\(scope), \(record.key), \(value.json), \(actor), \(time), \(version))
+                            INSERT INTO switchboard_overrides (scope, key, value, actor, time, version, expires_at)
+                            VALUES (\(scope), \(record.key), \(value.json), \(actor), \(time), \(version),
+                                    \(record.expiresAt))
                             ON CONFLICT (scope, key) DO UPDATE SET value = EXCLUDED.value, actor = EXCLUDED.actor,
-                                time = EXCLUDED.time, version = EXCLUDED.version
+                                time = EXCLUDED.time, version = EXCLUDED.version, expires_at = EXCLUDED.expires_at
                             """, on: connection)
                     } else {
                         _ = try run("""
@@ -345,9 +366,9 @@ public final class PostgresStore: RuntimeStore {
                             """, on: connection)
                     }
                     _ = try run("""
-                        INSERT INTO switchboard_audit (scope, time, actor, key, old, new, version)
+                        INSERT INTO switchboard_audit (scope, time, actor, key, old, new, version, expires_at)
                         VALUES (\(scope), \(time), \(actor), \(record.key), \(record.old?.json), \(record.new?.json),
-                                \(version))
+                                \(version), \(record.expiresAt))
                         """, on: connection)
                 }
                 guard !plan.records.isEmpty else {
@@ -390,16 +411,16 @@ public final class PostgresStore: RuntimeStore {
                 for key in export.contents.entries.keys.sorted() {
                     let entry = export.contents.entries[key]!
                     _ = try run("""
-                        INSERT INTO switchboard_overrides (scope, key, value, actor, time, version)
+                        INSERT INTO switchboard_overrides (scope, key, value, actor, time, version, expires_at)
                         VALUES (\(scope), \(key), \(entry.value.json), \(entry.actor), \(entry.time),
-                                \(Int64(entry.version)))
+                                \(Int64(entry.version)), \(entry.expiresAt))
                         """, on: connection)
                 }
                 for record in export.audit {
                     _ = try run("""
-                        INSERT INTO switchboard_audit (scope, time, actor, key, old, new, version)
+                        INSERT INTO switchboard_audit (scope, time, actor, key, old, new, version, expires_at)
                         VALUES (\(scope), \(record.time), \(record.actor), \(record.key), \(record.old?.json),
-                                \(record.new?.json), \(Int64(record.version)))
+                                \(record.new?.json), \(Int64(record.version)), \(record.expiresAt))
                         """, on: connection)
                 }
                 let version = Int64(export.contents.version)
@@ -420,16 +441,17 @@ public final class PostgresStore: RuntimeStore {
     public func auditLog(limit: Int) throws(StoreError) -> [AuditRecord] {
         try withConnection { connection in
             let rows = try run("""
-                SELECT time, actor, key, old, new, version FROM (
-                    SELECT id, time, actor, key, old, new, version FROM switchboard_audit WHERE scope = \(scope)
-                    ORDER BY id DESC LIMIT \(Int64(min(limit, Int(Int64.max))))) AS last
+                SELECT time, actor, key, old, new, version, expires_at FROM (
+                    SELECT id, time, actor, key, old, new, version, expires_at FROM switchboard_audit
+                    WHERE scope = \(scope) ORDER BY id DESC LIMIT \(Int64(min(limit, Int(Int64.max))))) AS last
                 ORDER BY id
                 """, on: connection)
             return try rows.map { row in
-                let (time, actor, key, old, new, version) = try row.decode(
-                    (String, String, String, String?, String?, Int64).self)
+                let (time, actor, key, old, new, version, expiresAt) = try row.decode(
+                    (String, String, String, String?, String?, Int64, String?).self)
                 return AuditRecord(time: time, actor: actor, key: key, old: try old.map { try Value(json: $0) },
-                                   new: try new.map { try Value(json: $0) }, version: UInt64(version))
+                                   new: try new.map { try Value(json: $0) }, version: UInt64(version),
+                                   expiresAt: expiresAt)
             }
         }
     }

@@ -71,7 +71,8 @@ enum AuditJournal {
             var changed: [String: StoredOverride?] = [:]
             for record in pending {
                 let entry = record.new.map {
-                    StoredOverride(value: $0, actor: record.actor, time: record.time, version: record.version)
+                    StoredOverride(value: $0, actor: record.actor, time: record.time, version: record.version,
+                                   expiresAt: record.expiresAt)
                 }
                 contents.entries[record.key] = entry
                 changed[record.key] = .some(entry)

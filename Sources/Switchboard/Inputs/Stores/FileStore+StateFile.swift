@@ -36,7 +36,8 @@ extension FileStore {
             }
             entries[key] = StoredOverride(value: value, actor: fields["actor"]?.stringValue ?? "unknown",
                                           time: fields["time"]?.stringValue ?? "",
-                                          version: Self.version(fields["version"]))
+                                          version: Self.version(fields["version"]),
+                                          expiresAt: fields["expires_at"]?.stringValue)
         }
         var offset: Int?
         if let field = object["audit_offset"] {
@@ -53,9 +54,10 @@ extension FileStore {
         value?.intValue.map { UInt64(max(0, $0)) } ?? 0
     }
 
-    /// A state file's text: `version` is the file format's (2: with `audit_offset`), `revision` the store's version.
+    /// A state file's text: `version` is the file format's (2: with `audit_offset`; 3: overrides and audit records
+    /// may have `expires_at`, which formats 1 and 2 lack and read without), `revision` the store's version.
     static func encode(_ contents: StoreContents, auditOffset: Int) -> String {
-        var out = "{\n  \"version\": 2,\n  \"revision\": \(contents.version),\n  \"audit_offset\": \(auditOffset),\n"
+        var out = "{\n  \"version\": 3,\n  \"revision\": \(contents.version),\n  \"audit_offset\": \(auditOffset),\n"
         out += "  \"overrides\": {"
         for (index, key) in contents.entries.keys.sorted().enumerated() {
             let entry = contents.entries[key]!
@@ -65,6 +67,10 @@ extension FileStore {
             // The fields in sorted order, as a JSON object of them would be written, without building one.
             out += "{\"actor\":"
             Value.writeJSONString(entry.actor, to: &out)
+            if let expiresAt = entry.expiresAt {
+                out += ",\"expires_at\":"
+                Value.writeJSONString(expiresAt, to: &out)
+            }
             out += ",\"time\":"
             Value.writeJSONString(entry.time, to: &out)
             out += ",\"value\":"

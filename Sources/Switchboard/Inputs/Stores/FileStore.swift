@@ -26,6 +26,8 @@ import Darwin
 /// - The store records its version and each override's version, for compare-and-set writes.
 /// - A state file written before the log was the journal (without `audit_offset`) is read as it is; the first
 ///   write records the log's length in it before appending.
+/// - Overrides and audit records carry `expires_at` when they expire (state file format 3). Files written before
+///   (formats 1 and 2, and logs without it) load as they are: their overrides never expire.
 public final class FileStore: RuntimeStore {
     /// The state file.
     public let path: String

@@ -82,15 +82,18 @@ public struct StoreExport: Sendable, Equatable {
             out += "\n"
             Value.writeJSONString(key, to: &out)
             out += ":"
-            Value.object(["value": entry.value, "actor": .string(entry.actor), "time": .string(entry.time),
-                          "version": .int(Int(clamping: entry.version))]).writeJSON(to: &out)
+            var fields: [String: Value] = ["value": entry.value, "actor": .string(entry.actor),
+                                           "time": .string(entry.time), "version": .int(Int(clamping: entry.version))]
+            if let expiresAt = entry.expiresAt { fields["expires_at"] = .string(expiresAt) }
+            Value.object(fields).writeJSON(to: &out)
         }
         out += "},\"audit\":["
         for (index, record) in audit.enumerated() { out += (index > 0 ? ",\n" : "\n") + record.json }
         return out + "]}\n"
     }
 
-    /// Reads an export's JSON.
+    /// Reads an export's JSON; exports written before overrides could expire (without `expires_at`) load as they
+    /// are.
     public init(json text: String, source: String) throws(StoreError) {
         let invalid = { (detail: String) in
             StoreError(.corrupt, message: "\(source) is not a Switchboard store export: \(detail)",
@@ -111,7 +114,8 @@ public struct StoreExport: Sendable, Equatable {
                   let actor = fields["actor"]?.stringValue, let time = fields["time"]?.stringValue
             else { throw invalid("the override of \(key) lacks value, actor or time") }
             entries[key] = StoredOverride(value: value, actor: actor, time: time,
-                                          version: UInt64(max(0, fields["version"]?.intValue ?? 0)))
+                                          version: UInt64(max(0, fields["version"]?.intValue ?? 0)),
+                                          expiresAt: fields["expires_at"]?.stringValue)
         }
         var records: [AuditRecord] = []
         for item in audit {
@@ -158,6 +162,18 @@ public struct StoredOverride: Sendable, Hashable {
     public var time: String
     /// The store version of the write that set it (0 for overrides written before stores had versions).
     public var version: UInt64
+    /// When it stops counting, in ISO 8601 UTC as ``time`` (`nil`: never). An expired override stays in the store
+    /// until it is set again or reset; every board skips it from this moment on.
+    public var expiresAt: String?
+
+    /// ``expiresAt`` in seconds since the epoch.
+    package var expiry: Double? { expiresAt.flatMap(Timestamp.parse) }
+
+    /// Whether the override has stopped counting at `now` (seconds since the epoch).
+    package func isExpired(at now: Double) -> Bool {
+        guard let expiry else { return false }
+        return expiry <= now
+    }
 
     /// The current time as stores record it: ISO 8601 UTC with milliseconds, `2026-11-23T14:05:09.123Z`.
     public static func currentTime() -> String { Clock.timestamp() }
@@ -171,11 +187,12 @@ public struct StoredOverride: Sendable, Hashable {
     }
 
     /// Creates an override.
-    public init(value: Value, actor: String, time: String, version: UInt64 = 0) {
+    public init(value: Value, actor: String, time: String, version: UInt64 = 0, expiresAt: String? = nil) {
         self.value = value
         self.actor = actor
         self.time = time
         self.version = version
+        self.expiresAt = expiresAt
     }
 }
 
@@ -199,11 +216,15 @@ public struct OverrideChange: Sendable, Hashable {
     public var key: String
     /// The new value; `nil` removes the override.
     public var value: Value?
+    /// When the new value stops counting, in ISO 8601 UTC as ``StoredOverride/time`` (`nil`: never; ignored when
+    /// the override is removed).
+    public var expiresAt: String?
 
     /// Creates a change.
-    public init(key: String, value: Value?) {
+    public init(key: String, value: Value?, expiresAt: String? = nil) {
         self.key = key
         self.value = value
+        self.expiresAt = value == nil ? nil : expiresAt
     }
 }
 
@@ -252,8 +273,9 @@ public struct StoreWrite: Sendable {
 
 extension StoreWrite {
     /// What applying `changes` to the overrides that `current` reads writes at `version`: each changed key with its
-    /// new override, and an audit record per change in order. Setting a key to the value it has is no change; a
-    /// key changed twice in one write is compared with its first change. Every store plans its writes here.
+    /// new override, and an audit record per change in order. Setting a key to the value and expiry it has is no
+    /// change (the same value with another expiry is one); a key changed twice in one write is compared with its
+    /// first change. Every store plans its writes here.
     public init(
         planning changes: [OverrideChange], actor: String, time: String, version: UInt64,
         current: (String) -> StoredOverride?
@@ -262,18 +284,34 @@ extension StoreWrite {
         var records: [AuditRecord] = []
         for change in changes {
             let old = changed[change.key] ?? current(change.key)
-            guard old?.value != change.value else { continue }
-            let new = change.value.map { StoredOverride(value: $0, actor: actor, time: time, version: version) }
+            guard old?.value != change.value || (change.value != nil && old?.expiresAt != change.expiresAt)
+            else { continue }
+            let new = change.value.map {
+                StoredOverride(value: $0, actor: actor, time: time, version: version, expiresAt: change.expiresAt)
+            }
             changed[change.key] = .some(new)
             records.append(AuditRecord(time: time, actor: actor, key: change.key, old: old?.value, new: change.value,
-                                       version: version))
+                                       version: version, expiresAt: new?.expiresAt))
         }
         self.init(version: version, changed: changed, records: records)
     }
 }
 
-/// One audit record: who changed which key, when, from what to what.
+/// One audit record: who changed which key, when, from what to what, and until when.
+///
+/// Stores hold only the records of writes. An override that expires writes nothing (replicas would record it once
+/// each); ``withExpiries(_:now:)`` derives an `expired` entry from the record that set it, for
+/// `switchboard log`, `GET /v1/audit` and the console's history.
 public struct AuditRecord: Sendable, Hashable {
+    /// What an entry of the history records.
+    public enum Event: String, Sendable, Hashable {
+        /// A write changed the key's override (the only event a store holds).
+        case change
+        /// The override set by an earlier record reached its ``AuditRecord/expiresAt`` and stopped counting:
+        /// derived, never stored. JSON `"event": "expired"`.
+        case expired
+    }
+
     /// When, in ISO 8601 UTC.
     public var time: String
     /// Who.
@@ -286,15 +324,25 @@ public struct AuditRecord: Sendable, Hashable {
     public var new: Value?
     /// The store version of the write (0 when the store did not record one).
     public var version: UInt64
+    /// When the value set stops counting, in ISO 8601 UTC (`nil`: never, or the override was removed). JSON
+    /// `"expires_at"`.
+    public var expiresAt: String?
+    /// What the entry records: a write, or (derived by ``withExpiries(_:now:)``) an expiry.
+    public var event: Event
 
     /// Creates a record.
-    public init(time: String, actor: String, key: String, old: Value?, new: Value?, version: UInt64 = 0) {
+    public init(
+        time: String, actor: String, key: String, old: Value?, new: Value?, version: UInt64 = 0,
+        expiresAt: String? = nil, event: Event = .change
+    ) {
         self.time = time
         self.actor = actor
         self.key = key
         self.old = old
         self.new = new
         self.version = version
+        self.expiresAt = expiresAt
+        self.event = event
     }
 
     /// The record as one JSON object (the audit log's line, and `log --json`'s element).
@@ -306,16 +354,21 @@ public struct AuditRecord: Sendable, Hashable {
         object["old"] = old ?? .null
         object["new"] = new ?? .null
         if version > 0 { object["version"] = .int(Int(clamping: version)) }
+        if let expiresAt { object["expires_at"] = .string(expiresAt) }
+        if event != .change { object["event"] = .string(event.rawValue) }
         return object
     }
 
-    /// Reads a record from a JSON object; `nil` when it is not one.
+    /// Reads a record from a JSON object; `nil` when it is not one. Records written before overrides could expire
+    /// (without `expires_at`) read as they are.
     public init?(json value: Value) {
         guard case .object(let fields) = value, let key = fields["key"]?.stringValue else { return nil }
         self.init(time: fields["time"]?.stringValue ?? "", actor: fields["actor"]?.stringValue ?? "", key: key,
                   old: fields["old"].flatMap { $0 == .null ? nil : $0 },
                   new: fields["new"].flatMap { $0 == .null ? nil : $0 },
-                  version: fields["version"].flatMap { $0.intValue }.map { UInt64(max(0, $0)) } ?? 0)
+                  version: fields["version"].flatMap { $0.intValue }.map { UInt64(max(0, $0)) } ?? 0,
+                  expiresAt: fields["expires_at"]?.stringValue,
+                  event: fields["event"]?.stringValue.flatMap(Event.init(rawValue:)) ?? .change)
     }
 }
 
