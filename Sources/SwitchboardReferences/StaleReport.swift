@@ -9,7 +9,8 @@ import YAML
 /// - **expired**: a flag or preference past its `expires` day;
 /// - **unreferenced**: no Swift code reads it (as `switchboard refs` finds, less the keys allowed to go without);
 /// - **constant**: a flag with no targeting at all (no rules, no rollout, no `requires`, no kill switch) whose
-///   runtime override did not change for the last N days, so it served one value to everyone all that time.
+///   runtime override did not change for the last N days, and whose `schedule` has no step in that time or to
+///   come, so it served one value to everyone all that time.
 ///   Preferences are settings meant to hold one value, and are never listed as constant;
 /// - **not evaluated**: with a server's usage, a definition the server did not evaluate for N days (or at all
 ///   since it started counting, when that is more recent).
@@ -123,12 +124,15 @@ public struct StaleReport: Sendable, Hashable {
             lastRecord[record.key] = (seconds, record)
         }
         constant = registry.definitions.compactMap { definition in
-            guard definition.kind == .flag, definition.targeting == nil else { return nil }
+            // A schedule step within the window, or still to come, changes what everyone is served.
+            if let steps = definition.schedule?.steps, steps.contains(where: { $0.at >= cutoff }) { return nil }
+            let inForce = definition.inForce(at: now)
+            guard definition.kind == .flag, inForce.targeting == nil else { return nil }
             let last = ([definition.key] + definition.renamedFrom).compactMap { lastRecord[$0] }
                 .max { $0.seconds < $1.seconds }
             if let last, last.seconds >= cutoff { return nil }
             var entry = Entry(definition)
-            entry.value = last?.record.new ?? definition.defaultValue
+            entry.value = last?.record.new ?? inForce.defaultValue
             entry.lastChange = last?.record.time
             return entry
         }

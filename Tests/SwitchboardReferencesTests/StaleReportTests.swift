@@ -77,6 +77,37 @@ struct StaleReportTests {
         #expect(Self.report(audit: [old, removed]).constant.first?.value == .bool(true))
     }
 
+    @Test func aScheduleStepWithinTheWindowOrToComeMeansNotConstant() throws {
+        let folder = TemporaryDirectory(prefix: "switchboard-stale-schedule")
+        folder.write("flags/app.yaml", """
+            namespace: app
+            flags:
+              launched:
+                type: bool
+                default: false
+                schedule:
+                  - { at: 2020-01-01T00:00:00Z, serve: true }
+              launching:
+                type: bool
+                default: false
+                schedule:
+                  - { at: 2099-01-01T00:00:00Z, serve: true }
+              launched_lately:
+                type: bool
+                default: false
+                schedule:
+                  - { at: 2026-11-20T00:00:00Z, serve: true }
+            """)
+        let loaded = DefinitionLoader.load(directory: folder.path + "/flags")
+        #expect(!loaded.hasErrors, "\(loaded.diagnostics)")
+        let references = ReferenceScanner(registry: loaded.registry).report(files: [])
+        let report = StaleReport(registry: loaded.registry, references: references, audit: [], usage: nil,
+                                 days: 30, now: Self.now)
+        // Only the flag whose last step took effect before the window; it serves what that step serves.
+        #expect(report.constant.map(\.key) == ["app.launched"])
+        #expect(report.constant.first?.value == .bool(true))
+    }
+
     @Test func aServersUsageAddsDefinitionsNotEvaluatedLatelyAndUnknownKeys() throws {
         let usage = UsageReport(since: "2026-09-01T00:00:00.000Z", keys: [
             .init(key: "app.old_banner", lastEvaluated: "2026-10-01T00:00:00.000Z", evaluations: 4),
