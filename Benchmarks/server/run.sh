@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks/run server: throughput and p99 latency of `switchboard serve` on loopback, driven by wrk.
 #
-# Scenarios, each against the same server over 1,000 definitions:
+# Scenarios, each against the same server over 1,001 definitions (one with a schedule):
 #   trivial      GET /ping, a constant: what the HTTP stack alone costs (the baseline)
 #   single       POST /ofrep/v1/evaluate/flags/{key} with a context
 #   bulk         POST /ofrep/v1/evaluate/flags, all 1,000 flags (200, about 90 KB)
@@ -32,7 +32,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# 1,000 definitions of every type, 200 per file.
+# 1,000 definitions of every type, 200 per file, and one scheduled flag.
 python3 - "$work/flags" <<'PY'
 import os, sys
 folder = sys.argv[1]
@@ -54,6 +54,11 @@ for part in range(5):
             lines += [f"  ratio_{i:03}:", "    type: double", f"    default: {i / 7:.3f}"]
         else:
             lines += [f"  layout_{i:03}:", "    type: object", f"    default: {{ columns: {i % 5 + 1}, dense: true }}"]
+    if part == 0:
+        # A scheduled flag (a step in force, one to come): bulk tags stay revision-based, so 304s stay cheap.
+        lines[2:2] = ["  scheduled:", "    type: bool", "    default: false", "    schedule:",
+                      "      - { at: 2020-01-01T00:00:00Z, serve: true }",
+                      "      - { at: 2099-01-01T00:00:00Z, serve: false }"]
     with open(f"{folder}/bench{part}.yaml", "w") as out:
         out.write("\n".join(lines) + "\n")
 PY

@@ -65,6 +65,7 @@ struct ScheduledStepLiveTests {
         }
         let after = try await Self.bulk(server.port, ifNoneMatch: tag)
         #expect(after.status.contains("200"))
+        #expect(after.headers.lowercased().contains("cache-control: no-cache"))
         #expect(after.body.contains(#""value":true"#))
         #expect(try runSwitchboard(["get", "app.launch", "--flags", project.flags]).stdout == "true\n")
     }

@@ -167,8 +167,19 @@ func makeBoard(
     return (board, directory)
 }
 
+/// A flag with a schedule: a step in force since 2020 and one to come in 2099, so the board holds a wake-up.
+let scheduledFlag = """
+      scheduled:
+        type: bool
+        default: false
+        schedule:
+          - { at: 2020-01-01T00:00:00Z, serve: true }
+          - { at: 2099-01-01T00:00:00Z, serve: false }
+
+    """
+
 func benchmarkLookup() throws {
-    let (board, directory) = try makeBoard(count: 1000)
+    let (board, directory) = try makeBoard(count: 1000, extra: scheduledFlag)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     try board.set("bench.flag_501", to: true, actor: "bench")
     var dictionary: [String: Bool] = [:]
@@ -186,6 +197,11 @@ func benchmarkLookup() throws {
     }
     let baseline = measure(iterations: n) {
         for _ in 0..<n where dictionary["bench.flag_500"] ?? false { sink &+= 1 }
+    }
+    // The step in force is folded into the snapshot when it is built, so a scheduled flag reads as any other.
+    precondition(board.bool("bench.scheduled", default: false), "the 2020 step is in force")
+    let scheduled = measure(iterations: n) {
+        for _ in 0..<n where board.bool("bench.scheduled", default: false) { sink &+= 1 }
     }
     allocation_counter_start()
     for _ in 0..<100_000 where board.bool("bench.flag_500", default: false) { sink &+= 1 }
@@ -227,6 +243,8 @@ func benchmarkLookup() throws {
     report("lookup.allocations_per_lookup", Double(allocations) / 200_000, decimals: 4)
     report("lookup.parallel_lookups_per_second", 1e9 / parallel, decimals: 0)
     report("lookup.traced_ns", tracedNanoseconds, decimals: 1)
+    report("lookup.scheduled_ns", scheduled, decimals: 2)
+    report("lookup.scheduled.ratio_to_plain", scheduled / plain, decimals: 2)
 }
 
 func benchmarkTargeting() throws {

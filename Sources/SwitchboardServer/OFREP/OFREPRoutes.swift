@@ -104,7 +104,7 @@ struct OFREPRoutes {
         if let fastTag, ifNoneMatch.contains(where: { EntityTag.tags(in: $0).contains(fastTag.opaque[...]) }) {
             // Same revision, same request body: the answer would be byte for byte the one the client has. (`*`
             // takes the full path, so a malformed body still gets its 400.)
-            return Response(status: .notModified, headers: [.eTag: fastTag.description])
+            return Response(status: .notModified, headers: [.eTag: fastTag.description, .cacheControl: "no-cache"])
         }
         let evaluationContext = try OFREPRequest.context(from: body, key: nil)
         var out = JSONWriter(capacity: 112 * snapshot.entries.count + 192)
@@ -124,10 +124,12 @@ struct OFREPRoutes {
         out.raw("}")
         metrics.record(tally, on: snapshot)
         let tag = fastTag ?? EntityTag(hashing: out.bytes)
+        // `no-cache`: a cache keeps the answer but asks again (a 304 when nothing changed), so no copy outlives a
+        // schedule step or an expiry, each of which is a new revision and so a new tag.
         if tag.isMatched(byIfNoneMatch: ifNoneMatch) {
-            return Response(status: .notModified, headers: [.eTag: tag.description])
+            return Response(status: .notModified, headers: [.eTag: tag.description, .cacheControl: "no-cache"])
         }
-        return Response.json(out.buffer, headers: [.eTag: tag.description])
+        return Response.json(out.buffer, headers: [.eTag: tag.description, .cacheControl: "no-cache"])
     }
 
     /// `GET /ofrep/v1/events`: a `refetchEvaluation` event for every new revision, a comment line as a heartbeat.
