@@ -25,7 +25,11 @@ struct ListCommand: ParsableCommand {
         let rows = snapshot.entries.indices.filter { glob?.matches(snapshot.entries[$0].definition.key) ?? true }
             .map { (entry: snapshot.entries[$0], resolution: snapshot.evaluate($0, context: context).resolution) }
         if options.json {
-            print(Value.list(rows.map { $0.entry.jsonValue(resolution: $0.resolution) }).json)
+            print(Value.list(rows.map { row in
+                let key = row.entry.definition.key
+                return row.entry.jsonValue(resolution: row.resolution,
+                                           expiresAt: board.expiresAt(of: key, serving: row.resolution))
+            }).json)
             return
         }
         let terminal = Terminal.standardOutput
@@ -33,10 +37,11 @@ struct ListCommand: ParsableCommand {
         for (entry, resolution) in rows {
             let definition = entry.definition
             let value = resolution.value.map(\.plainText) ?? resolution.absentValueText
+            let expiry = board.expiresText(of: definition.key, serving: resolution).map { " (\($0))" } ?? ""
             table.rows.append([
                 definition.key, definition.kind.rawValue, definition.type.rawValue,
                 definition.hasDefault ? definition.defaultValue.plainText : "—", value,
-                resolution.isDisabled ? "disabled" : resolution.layer?.rawValue ?? "",
+                resolution.isDisabled ? "disabled" : (resolution.layer?.rawValue ?? "") + expiry,
                 definition.description ?? "",
             ])
         }

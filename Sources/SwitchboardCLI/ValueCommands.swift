@@ -21,10 +21,13 @@ struct GetCommand: ParsableCommand {
             + "for the context) gives that caller.", valueName: "value"))
     var callerDefault: String?
 
+    @OptionGroup var at: TimeOption
+
     func run() throws {
         let board = try options.openBoard()
         guard let definition = board.registry[key] else { throw unknownKey(key, in: board) }
-        var resolution = board.resolve(key, context: evaluation.context)
+        var resolution = at.date.map { board.resolve(key, at: $0, context: evaluation.context) }
+            ?? board.resolve(key, context: evaluation.context)
         var fallback: Value?
         if let callerDefault {
             switch Value.parse(callerDefault, as: definition.type) {
@@ -39,7 +42,7 @@ struct GetCommand: ParsableCommand {
             resolution.value = fallback
         }
         if options.json {
-            print(resolution.jsonValue(key: key).json)
+            print(resolution.jsonValue(key: key, expiresAt: board.expiresAt(of: key, serving: resolution)).json)
         } else if let value = resolution.value {
             print(value.plainText)
         } else if resolution.isDisabled {
@@ -64,25 +67,42 @@ struct ExplainCommand: ParsableCommand {
 
     @OptionGroup var evaluation: ContextOptions
 
+    @OptionGroup var at: TimeOption
+
     func run() throws {
         let board = try options.openBoard()
-        guard let explanation = board.explain(key, context: evaluation.context) else {
+        let asked = at.date.map { board.explain(key, context: evaluation.context, at: $0) }
+        guard let explanation = asked ?? board.explain(key, context: evaluation.context) else {
             throw unknownKey(key, in: board)
         }
+        let expiresAt = board.expiresAt(of: key, serving: explanation.resolution)
         if options.json {
-            print(explanation.jsonValue.json)
+            print(explanation.jsonValue(expiresAt: expiresAt).json)
         } else {
             Terminal.standardOutput.write(explanation.rendered(terminal: .standardOutput))
+            if let expiresAt, let text = board.expiresText(of: key, serving: explanation.resolution) {
+                print("the runtime override \(text) (\(expiresAt))")
+            }
         }
     }
 }
 
-/// `switchboard set KEY VALUE`: a validated, persisted runtime override.
+/// `switchboard set KEY VALUE [--for DURATION | --until TIME]`: a validated, persisted runtime override, which may
+/// expire.
 struct SetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
         abstract: "Set a runtime override; the value is checked against the definition and refused if it does not fit.",
-        discussion: Article.readMore(.layers, .stores))
+        discussion: """
+            With --for or --until the override expires: from that moment it stops counting on every process and \
+            replica of the store, and the key falls back to the next layer (env, file, default) with no write by \
+            anyone. `switchboard log` shows the expiry as an "expired" entry. Without either it lasts until \
+            `switchboard reset KEY`.
+
+              switchboard set checkout.debug true --for 2h
+              switchboard set checkout.debug true --until 2026-12-01T18:00:00+01:00
+
+            """ + "\n" + Article.readMore(.layers, .stores))
 
     @OptionGroup var options: GlobalOptions
 
@@ -95,10 +115,41 @@ struct SetCommand: ParsableCommand {
     @Option(help: "Who is making the change, for the audit log (default: $SWITCHBOARD_ACTOR, else $USER).")
     var actor: String?
 
+    @Option(name: .customLong("for"), help: ArgumentHelp(
+        "Expire the override after this long: a whole number and a unit, s, m, h or d (90s, 30m, 2h, 7d; at most "
+            + "365d).", valueName: "duration"))
+    var duration: String?
+
+    @Option(help: ArgumentHelp(
+        "Expire the override at this time: RFC 3339 with a zone (2026-12-01T09:00:00Z, 2026-12-01T10:00:00+01:00).",
+        valueName: "time"))
+    var until: String?
+
+    func validate() throws {
+        _ = try expiry(now: SystemClock().now())
+    }
+
+    /// When the override expires, from --for or --until, in seconds since the epoch; a usage error for a bad or
+    /// past time, or both options.
+    private func expiry(now: Double) throws -> Double? {
+        do throws(ExpiryInput.Problem) {
+            switch (duration, until) {
+            case (.some, .some): throw ExpiryInput.Problem(message: "give either --for or --until, not both")
+            case (.some(let duration), nil): return now + (try ExpiryInput.seconds(ofDuration: duration))
+            case (nil, .some(let until)): return try ExpiryInput.moment(of: until, now: now)
+            case (nil, nil): return nil
+            }
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+
     func run() throws {
         let board = try options.openBoard()
+        // Measured from now, not from when the options were checked: a slow store must not shorten --for.
+        let expiresAt = try expiry(now: SystemClock().now()).map { Date(timeIntervalSince1970: $0) }
         do {
-            try board.set(key, text: value, actor: actor ?? defaultActor())
+            try board.set(key, text: value, actor: actor ?? defaultActor(), expiresAt: expiresAt)
         } catch {
             if options.json {
                 print(Value.object(["ok": false, "key": .string(key), "error": .string(error.description)]).json)
@@ -109,7 +160,9 @@ struct SetCommand: ParsableCommand {
         }
         let resolution = board.resolve(key)
         if options.json {
-            print(resolution.jsonValue(key: key).json)
+            print(resolution.jsonValue(key: key, expiresAt: board.expiresAt(of: key, serving: resolution)).json)
+        } else if let text = board.expiresText(of: key, serving: resolution) {
+            print("\(key) = \(resolution.value?.plainText ?? "") (runtime, \(text))")
         } else {
             print("\(key) = \(resolution.value?.plainText ?? "") (runtime)")
         }
@@ -187,7 +240,9 @@ struct LogCommand: ParsableCommand {
 
     func run() throws {
         let store = try options.boardInputs().store
-        let records = try storeStep { () throws(StoreError) in try store.auditLog(limit: limit ?? .max) }
+        let stored = try storeStep { () throws(StoreError) in try store.auditLog(limit: limit ?? .max) }
+        // Expiries write nothing: they are derived from the records that set them, as of now.
+        let records = Array(AuditRecord.withExpiries(stored, now: SystemClock().now()).suffix(limit ?? .max))
         if options.json {
             print("[" + records.map(\.json).joined(separator: ",") + "]")
         } else {

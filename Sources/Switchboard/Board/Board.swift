@@ -1,5 +1,5 @@
 public import CoreMetrics
-import Foundation
+public import Foundation
 import Locking
 public import Logging
 import YAML
@@ -18,7 +18,7 @@ import YAML
 /// Lookups never throw and never block: they read an immutable ``Snapshot`` that is swapped atomically when
 /// anything changes. `Board` is `Sendable`; share one instance.
 public final class Board: Sendable {
-    /// Refusals of `set(_:to:actor:expectedVersion:)` and `reset(_:actor:expectedVersion:)`.
+    /// Refusals of `set(_:to:actor:expiresAt:expectedVersion:)` and `reset(_:actor:expectedVersion:)`.
     public enum SetError: Error, Sendable, CustomStringConvertible {
         /// No definition has the key.
         case unknownKey(String, suggestions: [String])
@@ -54,11 +54,13 @@ public final class Board: Sendable {
     /// The runtime store.
     public var store: any RuntimeStore { inputs.store }
     /// The snapshot in service, and what keeps it current.
-    private let engine: BoardEngine
+    let engine: BoardEngine
     /// The same cell as `engine`'s, held here so a lookup reaches it in one step.
     private let cell: SnapshotCell<Snapshot>
     /// Whether typed lookups add a `feature_flag.evaluation` event: one test of a constant on the hot path.
     @usableFromInline let evaluationEvents: EvaluationEvents
+    /// The options' clock: the "now" of the audit history's expiries and of the time an override has left.
+    package let clock: any BoardClock
     /// Loads definitions from a directory with their override layers, and starts watching for changes.
     ///
     /// - Throws: ``LoadError`` with every diagnostic when the definitions or an override file have errors.
@@ -74,6 +76,7 @@ public final class Board: Sendable {
         engine = try BoardEngine(inputs: inputs, options: options)
         cell = engine.cell
         evaluationEvents = options.evaluationEvents
+        clock = options.clock
     }
 
     deinit {
@@ -99,6 +102,23 @@ public final class Board: Sendable {
     /// Resolves a key: its value, layer and reason, or an error code.
     public func resolve(_ key: String, context: EvaluationContext = .empty) -> Resolution {
         cell.read { $0.resolve(key, context: context) }
+    }
+
+    /// The next moment values change by themselves, with the keys that may change then, and the snapshot as it
+    /// will be at that moment: what the server announces to remote boards, so they can apply it offline.
+    package func upcomingChange() -> (at: Double, keys: Set<String>, snapshot: Snapshot)? {
+        guard let (time, keys) = engine.upcomingChange() else { return nil }
+        return (time, keys, engine.snapshot(at: time))
+    }
+
+    /// Resolves a key as of another time: the schedule steps in force then and the runtime overrides not yet
+    /// expired then (`$flagd.timestamp` reads that time); the definitions, files and store as they are now.
+    ///
+    /// ```swift
+    /// let monday = board.resolve("checkout.new_flow", at: Date(timeIntervalSince1970: 1_796_115_600))
+    /// ```
+    public func resolve(_ key: String, at time: Date, context: EvaluationContext = .empty) -> Resolution {
+        engine.snapshot(at: time.timeIntervalSince1970).resolve(key, context: context)
     }
 
     /// Typed lookup with the caller's default; never throws.
@@ -224,6 +244,9 @@ public final class Board: Sendable {
     ///   - key: the definition's key.
     ///   - value: the value, checked with ``Definition/fit(_:)``.
     ///   - actor: who makes the change, for the audit log.
+    ///   - expiresAt: when the override stops counting, on every board of the store, and the value falls back to
+    ///     the next layer (`nil`: it never does). Stored to the millisecond; a moment already past writes an
+    ///     override that never counts, so callers check it first, as the command line and the admin API do.
     ///   - expectedVersion: for compare-and-set: the version of the key's override the caller read
     ///     (``StoredOverride/version``, 0 for none); the write fails with a conflict when it has changed since.
     /// - Returns: the store's version after the write.
@@ -231,49 +254,53 @@ public final class Board: Sendable {
     ///   override is not at `expectedVersion`; nothing is written then.
     @discardableResult
     public func set(
-        _ key: String, to value: Value, actor: String, expectedVersion: UInt64? = nil
+        _ key: String, to value: Value, actor: String, expiresAt: Date? = nil, expectedVersion: UInt64? = nil
     ) throws(SetError) -> UInt64 {
         let definition = try definition(for: key)
-        return try write(definition.fit(value), to: definition, actor: actor, expectedVersion: expectedVersion)
+        return try write(definition.fit(value), to: definition, actor: actor, expiresAt: expiresAt,
+                         expectedVersion: expectedVersion)
     }
 
     /// Sets a runtime override of a typed value.
     @discardableResult
     public func set<T: FlagValue>(
-        _ key: String, to value: T, actor: String, expectedVersion: UInt64? = nil
+        _ key: String, to value: T, actor: String, expiresAt: Date? = nil, expectedVersion: UInt64? = nil
     ) throws(SetError) -> UInt64 {
-        try set(key, to: value.flagValue, actor: actor, expectedVersion: expectedVersion)
+        try set(key, to: value.flagValue, actor: actor, expiresAt: expiresAt, expectedVersion: expectedVersion)
     }
 
-    /// Sets a runtime override of a typed key, as `set(_:to:actor:expectedVersion:)` does for its name.
+    /// Sets a runtime override of a typed key, as `set(_:to:actor:expiresAt:expectedVersion:)` does for its name.
     @discardableResult
     public func set<T: FlagValue>(
-        _ key: FlagKey<T>, to value: T, actor: String, expectedVersion: UInt64? = nil
+        _ key: FlagKey<T>, to value: T, actor: String, expiresAt: Date? = nil, expectedVersion: UInt64? = nil
     ) throws(SetError) -> UInt64 {
-        try set(key.key, to: value.flagValue, actor: actor, expectedVersion: expectedVersion)
+        try set(key.key, to: value.flagValue, actor: actor, expiresAt: expiresAt, expectedVersion: expectedVersion)
     }
 
     /// Sets a runtime override from text (as typed on a command line), parsed by the key's type; for a variant
     /// flag the text may also name a variant.
     @discardableResult
     public func set(
-        _ key: String, text: String, actor: String, expectedVersion: UInt64? = nil
+        _ key: String, text: String, actor: String, expiresAt: Date? = nil, expectedVersion: UInt64? = nil
     ) throws(SetError) -> UInt64 {
         let definition = try definition(for: key)
-        return try write(definition.fit(text: text), to: definition, actor: actor, expectedVersion: expectedVersion)
+        return try write(definition.fit(text: text), to: definition, actor: actor, expiresAt: expiresAt,
+                         expectedVersion: expectedVersion)
     }
 
     /// Writes a value that ``Definition/fit(_:)`` accepted, or throws its problem. The override lives under the
     /// definition's key; copies under the keys it was renamed from are dropped so they cannot resurface.
     private func write(
-        _ fit: Result<Value, ValueProblem>, to definition: Definition, actor: String, expectedVersion: UInt64?
+        _ fit: Result<Value, ValueProblem>, to definition: Definition, actor: String, expiresAt: Date?,
+        expectedVersion: UInt64?
     ) throws(SetError) -> UInt64 {
         let value: Value
         switch fit {
         case .success(let fitting): value = fitting
         case .failure(let problem): throw .invalidValue(key: definition.key, problem)
         }
-        let changes = [OverrideChange(key: definition.key, value: value)]
+        let expiry = expiresAt.map { StoredOverride.time(secondsSinceEpoch: $0.timeIntervalSince1970) }
+        let changes = [OverrideChange(key: definition.key, value: value, expiresAt: expiry)]
             + definition.renamedFrom.map { OverrideChange(key: $0, value: nil) }
         let condition = expectedVersion.map { WriteCondition(key: definition.key, version: $0) }
         return try write(changes, actor: actor, condition: condition)
@@ -284,7 +311,7 @@ public final class Board: Sendable {
     /// - Parameters:
     ///   - key: the key whose override goes.
     ///   - actor: who makes the change, for the audit log.
-    ///   - expectedVersion: for compare-and-set, as in `set(_:to:actor:expectedVersion:)`.
+    ///   - expectedVersion: for compare-and-set, as in `set(_:to:actor:expiresAt:expectedVersion:)`.
     /// - Returns: the store's version after the write.
     @discardableResult
     public func reset(_ key: String, actor: String, expectedVersion: UInt64? = nil) throws(SetError) -> UInt64 {
@@ -340,9 +367,12 @@ public final class Board: Sendable {
         return definition
     }
 
-    /// The last `limit` audit records, oldest first (none when the store cannot be read).
+    /// The last `limit` entries of the audit history, oldest first (none when the store cannot be read): the
+    /// store's records, with an `expired` entry for each override that expired by the board's clock
+    /// (``AuditRecord/withExpiries(_:now:)``).
     public func auditLog(limit: Int = .max) -> [AuditRecord] {
-        (try? store.auditLog(limit: limit)) ?? []
+        let records = (try? store.auditLog(limit: limit)) ?? []
+        return Array(AuditRecord.withExpiries(records, now: clock.now()).suffix(limit))
     }
 
     // MARK: - Reloading and changes
@@ -383,7 +413,7 @@ public final class Board: Sendable {
     /// Stops watching for changes (a board stops by itself when it is released).
     public func stopWatching() { engine.stopWatching() }
 
-    /// Every change to a resolved value from now on: from `set(_:to:actor:expectedVersion:)` and
+    /// Every change to a resolved value from now on: from `set(_:to:actor:expiresAt:expectedVersion:)` and
     /// ``reset(_:actor:expectedVersion:)-(String,_,_)``, from reloads (a key whose targeting changed is reported
     /// even when its value for the empty context did not), and from other processes writing the same runtime store.
     /// Each access makes a new stream.
@@ -417,7 +447,7 @@ public final class Board: Sendable {
 extension Board: FlagReader {}
 
 extension Board: PreferenceStore {
-    /// Sets a runtime override, as `set(_:to:actor:expectedVersion:)` does.
+    /// Sets a runtime override, as `set(_:to:actor:expiresAt:expectedVersion:)` does.
     public func setOverride(_ key: String, to value: Value, actor: String) throws {
         try set(key, to: value, actor: actor)
     }

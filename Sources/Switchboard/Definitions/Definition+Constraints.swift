@@ -2,7 +2,7 @@
 extension Definition {
     /// Whether a value fits this definition, and the value as it is stored and served: an int widened to a double
     /// for a `double` definition, then checked for its type, a finite number and the constraints. The one test
-    /// every write (`set(_:to:actor:expectedVersion:)`, the admin API, the REPL, the console) and every
+    /// every write (`set(_:to:actor:expiresAt:expectedVersion:)`, the admin API, the REPL, the console) and every
     /// override layer applies.
     public func fit(_ value: Value) -> Result<Value, ValueProblem> {
         let value = type.widening(value)

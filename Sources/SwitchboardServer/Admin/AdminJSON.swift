@@ -5,9 +5,10 @@ import Switchboard
 // the list adds each entry's reason, which the command line's table leaves out.
 
 extension Snapshot.KeyState {
-    /// A definition with its resolved value, layer and reason, for `GET /v1/flags`.
-    func adminJSON(resolution: Resolution) -> Value {
-        var document = jsonValue(resolution: resolution)
+    /// A definition with its resolved value, layer and reason, and `expires_at` when the runtime override it serves
+    /// expires, for `GET /v1/flags`.
+    func adminJSON(resolution: Resolution, expiresAt: String? = nil) -> Value {
+        var document = jsonValue(resolution: resolution, expiresAt: expiresAt)
         if case .object(var object) = document {
             object["reason"] = .string(resolution.reason.rawValue)
             document = .object(object)

@@ -16,9 +16,10 @@ import Switchboard
 ///
 /// A `PUT` body is `{"value": <JSON>}`, typed JSON checked against the definition, or `{"text": "…"}`, parsed
 /// by the key's type exactly as `switchboard set KEY TEXT` parses it; either may carry `"actor"` for the audit
-/// log (an `actor` query parameter works for `DELETE`). A refused value writes nothing. With `?dry_run=1` a `PUT`
-/// checks everything a write checks (the value against the definition, `If-Match`) and answers as the write would,
-/// without writing: the console asks it before its confirm step.
+/// log (an `actor` query parameter works for `DELETE`), and `"expires_at"`, an RFC 3339 time with a zone after now,
+/// when the override stops counting (400 for a time without a zone or in the past). A refused value writes nothing.
+/// With `?dry_run=1` a `PUT` checks everything a write checks (the value against the definition, `If-Match`,
+/// `expires_at`) and answers as the write would, without writing: the console asks it before its confirm step.
 ///
 /// Compare-and-set: every response about one key carries the version of its runtime override as its `ETag`
 /// (`"0"`: no override), and `PUT`/`DELETE` with `If-Match: "N"` write only while the override is still at
@@ -43,7 +44,9 @@ struct AdminRoutes {
     @Sendable func list(_ request: Request, context: ServerContext) async throws -> Response {
         let snapshot = board.snapshot
         let flags = snapshot.entries.map { entry in
-            entry.adminJSON(resolution: board.resolve(entry.definition.key))
+            let key = entry.definition.key
+            let resolution = board.resolve(key)
+            return entry.adminJSON(resolution: resolution, expiresAt: board.expiresAt(of: key, serving: resolution))
         }
         let document: Value = [
             "revision": .int(Int(truncatingIfNeeded: snapshot.revision)), "flags": .list(flags),
@@ -55,7 +58,8 @@ struct AdminRoutes {
     @Sendable func explain(_ request: Request, context: ServerContext) async throws -> Response {
         let key = Self.key(in: context)
         guard let explanation = board.explain(key) else { throw unknownKey(key) }
-        return tagged(Response.json(explanation.jsonValue.json), key: key)
+        let expiresAt = board.expiresAt(of: key, serving: explanation.resolution)
+        return tagged(Response.json(explanation.jsonValue(expiresAt: expiresAt).json), key: key)
     }
 
     /// `PUT /v1/overrides/{key}`.
@@ -71,22 +75,41 @@ struct AdminRoutes {
         }
         let actor = body["actor"]?.stringValue ?? Self.actor(in: request)
         let expected = try Self.expectedVersion(in: request)
+        let expiresAt = try expiry(in: body)
         if Self.isDryRun(request) {
             return try dryRun(key, body: body, expectedVersion: expected, usage: usage)
         }
         do {
             switch (body["value"], body["text"]) {
             case (let value?, nil):
-                try board.set(key, to: value, actor: actor, expectedVersion: expected)
+                try board.set(key, to: value, actor: actor, expiresAt: expiresAt, expectedVersion: expected)
             case (nil, .string(let text)?):
-                try board.set(key, text: text, actor: actor, expectedVersion: expected)
+                try board.set(key, text: text, actor: actor, expiresAt: expiresAt, expectedVersion: expected)
             default:
                 throw ServerError.admin(.badRequest, usage)
             }
         } catch let error as Board.SetError {
             throw refusal(error)
         }
-        return tagged(Response.json(board.resolve(key).jsonValue(key: key).json), key: key)
+        let resolution = board.resolve(key)
+        let json = resolution.jsonValue(key: key, expiresAt: board.expiresAt(of: key, serving: resolution)).json
+        return tagged(Response.json(json), key: key)
+    }
+
+    /// The body's `"expires_at"` (absent or `null`: never), checked as `switchboard set --until` checks its time.
+    private func expiry(in body: [String: Value]) throws -> Date? {
+        guard let field = body["expires_at"], field != .null else { return nil }
+        let example = "for example {\"value\": true, \"expires_at\": \"2026-12-01T09:00:00Z\"}"
+        guard let text = field.stringValue else {
+            throw ServerError.admin(.badRequest, "expires_at must be a string: an RFC 3339 time with a zone",
+                                    hint: example)
+        }
+        do throws(ExpiryInput.Problem) {
+            return Date(timeIntervalSince1970: try ExpiryInput.moment(of: text, name: "expires_at",
+                                                                      now: board.clock.now()))
+        } catch {
+            throw ServerError.admin(.badRequest, error.message, hint: example)
+        }
     }
 
     /// `PUT /v1/overrides/{key}?dry_run=1`: every check of the write — the key, the value against its definition

@@ -1,0 +1,83 @@
+/// When an override set now stops counting, as people write it: `--for 2h`, `--until 2026-12-01T09:00:00Z`, or the
+/// admin API's `"expires_at"`. The command line, the REPL and the server check it here, with the same messages, and
+/// write the remaining time the same way.
+package enum ExpiryInput {
+    /// A time that cannot be an override's expiry, with what is wrong in the user's words.
+    package struct Problem: Error, Sendable, Equatable {
+        /// What is wrong, naming the option or field.
+        package var message: String
+
+        /// A problem with its message.
+        package init(message: String) {
+            self.message = message
+        }
+    }
+
+    /// The longest `--for`: 365 days.
+    package static let longestDuration = 365.0 * 86_400
+
+    /// The seconds of a duration: a whole number and a unit, `s`, `m`, `h` or `d` (`90s`, `30m`, `2h`, `7d`), more
+    /// than 0 and at most 365 days.
+    ///
+    /// - Parameter name: how the user named it (`--for`), for the message.
+    package static func seconds(ofDuration text: String, name: String = "--for") throws(Problem) -> Double {
+        let unit = text.last.flatMap { unitSeconds[$0] }
+        let digits = text.dropLast()
+        guard let unit, !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), digits.count <= 12,
+              let count = Double(String(digits))
+        else {
+            throw Problem(message: "\(name) takes a whole number and a unit (s, m, h or d), such as 90s, 30m, 2h "
+                + "or 7d, not '\(text)'")
+        }
+        let seconds = count * unit
+        guard seconds > 0 else { throw Problem(message: "\(name) must be longer than 0, not '\(text)'") }
+        guard seconds <= longestDuration else {
+            throw Problem(message: "\(name) is at most 365 days (365d), not '\(text)'")
+        }
+        return seconds
+    }
+
+    /// The moment of an RFC 3339 time with its zone (`2026-12-01T09:00:00Z`, `2026-12-01T10:00:00+01:00`), in
+    /// seconds since the epoch, when it is after `now`.
+    ///
+    /// - Parameters:
+    ///   - name: how the user named it (`--until`, `expires_at`), for the message.
+    ///   - now: the time now, in seconds since the epoch.
+    package static func moment(of text: String, name: String = "--until", now: Double) throws(Problem) -> Double {
+        guard let moment = Timestamp.parseZoned(text) else {
+            if Timestamp.parse(text) != nil {
+                throw Problem(message: "\(name) needs a time zone: '\(text)' has none (add Z for UTC, or an offset "
+                    + "such as +01:00)")
+            }
+            throw Problem(message: "\(name) takes an RFC 3339 time with a zone, such as 2026-12-01T09:00:00Z, "
+                + "not '\(text)'")
+        }
+        guard moment > now else {
+            let current = StoredOverride.time(secondsSinceEpoch: now)
+            throw Problem(message: "\(name) \(text) is in the past (it is \(current) now)")
+        }
+        return moment
+    }
+
+    /// The time left, as `explain`, `list` and the REPL write it: `2 d 3 h`, `1 h 59 min`, `4 min 30 s`, `45 s`,
+    /// rounded down.
+    package static func remainingText(seconds: Double) -> String {
+        let total = Int(max(0, seconds).rounded(.down))
+        let (days, hours, minutes, secs) = (total / 86_400, total % 86_400 / 3_600, total % 3_600 / 60, total % 60)
+        if days > 0 { return hours > 0 ? "\(days) d \(hours) h" : "\(days) d" }
+        if hours > 0 { return minutes > 0 ? "\(hours) h \(minutes) min" : "\(hours) h" }
+        if minutes > 0 { return secs > 0 ? "\(minutes) min \(secs) s" : "\(minutes) min" }
+        return total > 0 ? "\(secs) s" : "less than 1 s"
+    }
+
+    /// `expires in 1 h 59 min`: an override's time left, from its expiry and the time now (seconds since the epoch).
+    package static func expiresText(at expiry: Double, now: Double) -> String {
+        "expires in " + remainingText(seconds: expiry - now)
+    }
+
+    private static let unitSeconds: [Character: Double] = ["s": 1, "m": 60, "h": 3_600, "d": 86_400]
+}
+
+extension Character {
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}

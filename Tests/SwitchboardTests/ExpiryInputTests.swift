@@ -1,0 +1,52 @@
+import Testing
+@testable import Switchboard
+
+/// `--for`, `--until` and `expires_at` as people write them, checked in one place with one set of messages, and
+/// the time left as every face writes it.
+struct ExpiryInputTests {
+    @Test(arguments: [("90s", 90.0), ("30m", 1_800), ("2h", 7_200), ("7d", 604_800), ("365d", 31_536_000)])
+    func durations(text: String, seconds: Double) throws {
+        #expect(try ExpiryInput.seconds(ofDuration: text) == seconds)
+    }
+
+    @Test(arguments: [
+        ("2", "--for takes a whole number and a unit (s, m, h or d), such as 90s, 30m, 2h or 7d, not '2'"),
+        ("h", "--for takes a whole number and a unit (s, m, h or d), such as 90s, 30m, 2h or 7d, not 'h'"),
+        ("1.5h", "--for takes a whole number and a unit (s, m, h or d), such as 90s, 30m, 2h or 7d, not '1.5h'"),
+        ("-2h", "--for takes a whole number and a unit (s, m, h or d), such as 90s, 30m, 2h or 7d, not '-2h'"),
+        ("2w", "--for takes a whole number and a unit (s, m, h or d), such as 90s, 30m, 2h or 7d, not '2w'"),
+        ("0s", "--for must be longer than 0, not '0s'"),
+        ("366d", "--for is at most 365 days (365d), not '366d'"),
+        ("8761h", "--for is at most 365 days (365d), not '8761h'"),
+    ])
+    func badDurations(text: String, message: String) {
+        #expect(throws: ExpiryInput.Problem(message: message)) { try ExpiryInput.seconds(ofDuration: text) }
+    }
+
+    static let now = Timestamp.parse("2026-12-01T09:00:00Z")!
+
+    @Test func momentsWithAZone() throws {
+        #expect(try ExpiryInput.moment(of: "2026-12-01T09:00:01Z", now: Self.now) == Self.now + 1)
+        #expect(try ExpiryInput.moment(of: "2026-12-01T11:00:00+01:00", now: Self.now) == Self.now + 3_600)
+    }
+
+    @Test(arguments: [
+        ("2026-12-01T10:00:00", "--until needs a time zone: '2026-12-01T10:00:00' has none (add Z for UTC, or an "
+            + "offset such as +01:00)"),
+        ("tomorrow", "--until takes an RFC 3339 time with a zone, such as 2026-12-01T09:00:00Z, not 'tomorrow'"),
+        ("2026-12-01T09:00:00Z", "--until 2026-12-01T09:00:00Z is in the past (it is 2026-12-01T09:00:00.000Z now)"),
+        ("2026-12-01T09:30:00+01:00", "--until 2026-12-01T09:30:00+01:00 is in the past (it is "
+            + "2026-12-01T09:00:00.000Z now)"),
+    ])
+    func badMoments(text: String, message: String) {
+        #expect(throws: ExpiryInput.Problem(message: message)) { try ExpiryInput.moment(of: text, now: Self.now) }
+    }
+
+    @Test(arguments: [
+        (7_199.9, "1 h 59 min"), (7_200, "2 h"), (93_600, "1 d 2 h"), (86_400, "1 d"), (270, "4 min 30 s"),
+        (60, "1 min"), (45, "45 s"), (0.4, "less than 1 s"),
+    ])
+    func remainingTime(seconds: Double, text: String) {
+        #expect(ExpiryInput.remainingText(seconds: seconds) == text)
+    }
+}
