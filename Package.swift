@@ -278,7 +278,8 @@ let package = Package(
         .testTarget(
             name: "SwitchboardRemoteTests",
             dependencies: [
-                "Switchboard", "SwitchboardRemote", "SwitchboardServer", "SwitchboardTestSupport", "Locking",
+                "Switchboard", "SwitchboardRemote", "SwitchboardServer", "SwitchboardTesting", "SwitchboardTestSupport",
+                "Locking",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -69,6 +69,9 @@ public struct RemoteConfiguration: Sendable {
     /// proxy or a sleeping network cut without a word otherwise looks open forever, and no change would arrive.
     /// The default, 45 s, is three of the heartbeats Switchboard's server sends every 15 s; `nil` waits forever.
     public var streamSilenceTimeout: Duration?
+    /// The clock that applies the changes a server announced (a schedule step, an override's expiry) at their
+    /// moment, online or not: the system clock by default; a test passes SwitchboardTesting's `ManualClock`.
+    public var clock: any BoardClock = SystemClock()
 
     /// A configuration; `baseURL`, `headers` and `timeout` fall back to `OFREP_ENDPOINT`, `OFREP_HEADERS` and
     /// `OFREP_TIMEOUT_MS` in `environment` (default: the process's).

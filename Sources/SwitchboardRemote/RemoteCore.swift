@@ -43,6 +43,8 @@ final class RemoteCore: Sendable {
     let local: LocalOverrides
     /// Serializes installs: the fetch loop's answers and the app's local overrides.
     private let installing = Locked(())
+    /// The wake-up for the next change a server announced for the flags in service, and its moment.
+    private let announced = Locked<(time: Double, subscription: ChangeSubscription)?>(nil)
 
     init(configuration: RemoteConfiguration, transport: any RemoteTransport, logger: Logger) {
         self.configuration = configuration
@@ -84,7 +86,9 @@ final class RemoteCore: Sendable {
     private func install(_ served: [String: RemoteFlag]?, source: RemoteSnapshot.Source?) {
         installing.withLock { _ in
             let old = cell.snapshot
-            let new = RemoteSnapshot(served: served ?? old.served, local: local.all, source: source ?? old.source,
+            // Changes the server announced whose moment has come apply now, even from the cache, offline.
+            let due = AnnouncedChange.applyingDue(served ?? old.served, now: configuration.clock.now())
+            let new = RemoteSnapshot(served: due, local: local.all, source: source ?? old.source,
                                      revision: old.revision + 1)
             cell.replace(with: new)
             let flags = new.flags
@@ -102,6 +106,23 @@ final class RemoteCore: Sendable {
         }
         // Outside the lock: a handler may set a local override, which installs again.
         publisher.deliver()
+        armAnnouncedChange()
+    }
+
+    /// Sets the one wake-up for the earliest change announced by the flags in service; at that moment the flags
+    /// are installed again, with it applied.
+    private func armAnnouncedChange() {
+        let next = AnnouncedChange.next(in: cell.snapshot.served)
+        guard announced.withLock({ $0?.time }) != next else { return }
+        let subscription = next.map { time in
+            configuration.clock.wake(at: time) { [weak self] in self?.install(nil, source: nil) }
+        }
+        let replaced = announced.withLock { current -> ChangeSubscription? in
+            let old = current?.subscription
+            if let next, let subscription { current = (next, subscription) } else { current = nil }
+            return old
+        }
+        replaced?.cancel()
     }
 
     /// Sets or removes device-local overrides (`nil` removes), persisted before they are served; refuses a key the

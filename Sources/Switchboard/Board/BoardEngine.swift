@@ -317,6 +317,23 @@ final class BoardEngine: Sendable {
                           clock: FixedClock(time))
     }
 
+    /// The next moment values change by themselves (the wake-up's time) and the definitions whose values may
+    /// change then: those with a schedule step at that moment, and those whose runtime override expires then.
+    func upcomingChange() -> (at: Double, keys: Set<String>)? {
+        let (time, expiring, registry) = state.withLock { state -> (Double?, [String], Registry) in
+            guard let time = state.timer?.time else { return (nil, [], state.loaded.report.registry) }
+            return (time, state.expiring.filter { state.runtime[$0]?.expiry == time }, state.loaded.report.registry)
+        }
+        guard let time else { return nil }
+        var keys = RuntimeLayer.affectedDefinitions(by: expiring, registry: registry)
+        for position in registry.scheduled where registry.definitions[position].schedule?.steps
+            .contains(where: { $0.at == time }) == true
+        {
+            keys.insert(registry.definitions[position].key)
+        }
+        return (time, keys)
+    }
+
     /// A schedule step or an expiry has come: the snapshot is built again for the time now (from the inputs in
     /// hand, reading no file) and published as a new revision, a change like any other.
     private func boundaryReached() {

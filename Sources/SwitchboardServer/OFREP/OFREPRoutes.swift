@@ -30,6 +30,7 @@ struct OFREPRoutes {
     let traceValues: Bool
     /// Whether the current revision's rules read the clock, which rules out revision-based tags.
     let clockDependence = ClockDependence()
+    let upcomingChanges = UpcomingChanges()
 
     func register(on group: RouterGroup<ServerContext>) {
         group.post("evaluate/flags", use: evaluateAll)
@@ -111,9 +112,17 @@ struct OFREPRoutes {
         out.raw("{\"flags\":[")
         var tally = ServerMetrics.Tally()
         let span = EvaluationEvent.currentSpan()
+        // The flags that change at the next step or expiry, walked with a cursor: no lookup per flag.
+        let upcoming = upcomingChanges.upcoming(after: snapshot, board: board)
+        var nextChanging = 0
         for (index, entry) in snapshot.entries.enumerated() {
             let key = entry.definition.key
-            let resolution = snapshot.resolve(key, context: evaluationContext)
+            var resolution = snapshot.resolve(key, context: evaluationContext)
+            if let upcoming, nextChanging < upcoming.positions.count, upcoming.positions[nextChanging] == index {
+                nextChanging += 1
+                resolution = UpcomingChanges.announcing(resolution, key: key, context: evaluationContext,
+                                                        upcoming: upcoming)
+            }
             tally.add(resolution, position: index)
             if let span { EvaluationEvent.record(key: key, resolution: resolution, includeValue: traceValues, on: span) }
             if index > 0 { out.raw(",") }
