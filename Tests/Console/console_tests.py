@@ -211,6 +211,32 @@ def test_toggle_a_bool_with_the_confirm_step(browser, server):
 
 
 @with_server
+def test_the_confirm_step_can_make_an_override_expire(browser, server):
+    console = Page(browser, server)
+    page = console.sign_in(actor="alice")
+    console.select("shop.new_checkout")
+    page.check("#edit-value")
+    page.wait_for_selector("#confirm[open]")
+    assert page.is_hidden("#confirm-until")
+    page.select_option("#confirm-lasts", "hour")
+    page.click("#confirm-ok")
+    page.wait_for_function("() => document.querySelector('#flag-rows tr[data-key=\"shop.new_checkout\"]')"
+                           ".textContent.includes('expires in 59 min')")
+    assert "expires in 59 min" in page.inner_text("#detail-value")
+    _, document, _ = server.request("GET", "/v1/flags/shop.new_checkout")
+    assert document["value"] is True and document["expires_at"].endswith("Z"), document
+    assert server.audit()[-1]["expires_at"] == document["expires_at"]
+    # "until …" with a time in the past: the server refuses, and nothing is written.
+    page.uncheck("#edit-value")
+    page.wait_for_selector("#confirm[open]")
+    page.select_option("#confirm-lasts", "until")
+    page.fill("#confirm-until", "2020-01-01T09:00")
+    page.click("#confirm-ok")
+    page.wait_for_function("() => document.getElementById('editor-error').textContent.includes('in the past')")
+    assert server.value("shop.new_checkout") == (True, "runtime")
+
+
+@with_server
 def test_the_switch_says_the_value_it_shows(browser, server):
     server.set("shop.beta_banner", True)
     console = Page(browser, server)

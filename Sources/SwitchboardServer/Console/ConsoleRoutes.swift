@@ -194,8 +194,10 @@ struct ConsoleRoutes {
 
     private func row(_ entry: Snapshot.KeyState, resolution: Resolution, today: Day) -> Value {
         // The admin API's ETag rule: the version of the key's stored override, 0 for none.
-        let version = board.storedOverride(entry.definition.key)?.version ?? 0
-        return entry.consoleJSON(resolution: resolution, version: version, today: today)
+        let key = entry.definition.key
+        let version = board.storedOverride(key)?.version ?? 0
+        return entry.consoleJSON(resolution: resolution, version: version, today: today,
+                                 expiresAt: board.expiresAt(of: key, serving: resolution))
     }
 
     /// The context of a `POST` body, in OFREP's request shape; the empty context for a `GET`.

@@ -5,9 +5,10 @@ import Switchboard
 
 extension Snapshot.KeyState {
     /// A list row: the entry as `GET /v1/flags` has it, with the override's version (for `If-Match`), where the
-    /// winning value comes from, whether the definition is stale, and the constraints an editor offers.
-    func consoleJSON(resolution: Resolution, version: UInt64, today: Day) -> Value {
-        guard case .object(var object) = adminJSON(resolution: resolution) else { return .null }
+    /// winning value comes from, whether the definition is stale, the constraints an editor offers, and
+    /// `expires_at` when the runtime override it serves expires.
+    func consoleJSON(resolution: Resolution, version: UInt64, today: Day, expiresAt: String? = nil) -> Value {
+        guard case .object(var object) = adminJSON(resolution: resolution, expiresAt: expiresAt) else { return .null }
         let definition = self.definition
         object["version"] = .int(Int(clamping: version))
         object["origin"] = .string(override.map { "\($0.origin)" } ?? "\(definition.defaultLocation)")

@@ -448,6 +448,21 @@ const keyPath = (key) => encodeURIComponent(key);
       text: name === 'default' || name === 'disabled' ? name : '● ' + name });
   }
 
+  /** `expires in 1 h 59 min`, as the command line and the REPL write the time an override has left. */
+  function expiresText(expiresAt) {
+    const total = Math.max(0, Math.floor((Date.parse(expiresAt) - Date.now()) / 1000));
+    const [d, h, m, s] = [Math.floor(total / 86400), Math.floor(total % 86400 / 3600), Math.floor(total % 3600 / 60),
+      total % 60];
+    const left = d ? d + ' d' + (h ? ' ' + h + ' h' : '') : h ? h + ' h' + (m ? ' ' + m + ' min' : '')
+      : m ? m + ' min' + (s ? ' ' + s + ' s' : '') : total ? s + ' s' : 'less than 1 s';
+    return 'expires in ' + left;
+  }
+
+  function expiryMark(flag) {
+    return flag.expires_at ? el('span', { class: 'mark', text: expiresText(flag.expires_at), title: flag.expires_at })
+      : null;
+  }
+
   function row(flag) {
     const keyCell = el('td', { class: 'key' },
       el('button', { type: 'button', title: flag.key, 'aria-label': 'Details of ' + flag.key,
@@ -459,7 +474,7 @@ const keyPath = (key) => encodeURIComponent(key);
     if (flag.disabled) keyCell.append(el('span', { class: 'mark', text: 'disabled' }));
     if (flag.targeted) keyCell.append(el('span', { class: 'mark', text: 'targeted' }));
     const tr = el('tr', { 'data-key': flag.key },
-      keyCell, valueCell(flag), el('td', null, layerBadge(flag.layer)),
+      keyCell, valueCell(flag), el('td', null, layerBadge(flag.layer), expiryMark(flag)),
       el('td', { class: 'col-type', text: flag.kind + ' · ' + flag.type }),
       el('td', { class: 'col-owner', text: flag.owner || '' }),
       el('td', { class: 'col-desc', text: flag.description || '' }));
@@ -586,7 +601,8 @@ const keyPath = (key) => encodeURIComponent(key);
     clear(value);
     value.append(flag.disabled ? el('span', { class: 'reason', text: flag.served }) : show(flag.value));
     if (flag.variant) value.append(el('span', { class: 'variant', text: '(' + flag.variant + ')' }));
-    value.append(' ', el('span', { class: 'help', text: 'from the ' + (flag.layer || 'no') + ' layer' }));
+    value.append(' ', el('span', { class: 'help', text: 'from the ' + (flag.layer || 'no') + ' layer' }),
+      expiryMark(flag));
     const facts = $('detail-facts');
     clear(facts);
     const fact = (name, text) => facts.append(el('dt', { text: name }), el('dd', { text }));
@@ -912,9 +928,33 @@ const keyPath = (key) => encodeURIComponent(key);
     clear(body);
     setText('confirm-title', write.reset ? 'Reset ' + write.key + '?' : 'Change ' + write.key + '?');
     body.append(changeLine(write.key, show(write.old), write.reset ? 'no runtime override' : write.shown));
+    if (!write.reset) {
+      // How long the override lasts: sent as expires_at, after which the key falls back by itself.
+      const until = el('input', { type: 'datetime-local', id: 'confirm-until', hidden: true,
+        'aria-label': 'Expires at (local time)' });
+      const lasts = el('select', { id: 'confirm-lasts', onchange: () => { until.hidden = lasts.value !== 'until'; } },
+        el('option', { value: '', text: 'until reset' }), el('option', { value: 'hour', text: 'for 1 hour' }),
+        el('option', { value: 'day', text: 'until end of day' }), el('option', { value: 'until', text: 'until …' }));
+      body.append(el('p', null, el('label', { for: 'confirm-lasts', text: 'Lasts ' }), lasts, ' ', until));
+    }
     body.append(el('p', { class: 'help', text: 'As ' + actorName() + ', if the value is still at version '
       + write.version + ' (nobody changed it since this page showed it).' }));
     openDialog('confirm');
+  }
+
+  /** The confirm step's `expires_at`: in an hour, at the end of the local day, or the time picked (local). */
+  function chosenExpiry() {
+    const lasts = $('confirm-lasts');
+    if (!lasts || !lasts.value) return undefined;
+    if (lasts.value === 'hour') return new Date(Date.now() + 3600e3).toISOString();
+    if (lasts.value === 'day') {
+      const end = new Date();
+      end.setHours(23, 59, 59, 999);
+      return end.toISOString();
+    }
+    const picked = new Date($('confirm-until').value);
+    // An empty or unreadable time is sent as it is, so the server's message says what is wrong.
+    return isNaN(picked) ? $('confirm-until').value : picked.toISOString();
   }
 
   function confirmResetAll() {
@@ -952,10 +992,13 @@ const keyPath = (key) => encodeURIComponent(key);
   async function confirmPending() {
     const current = pending;
     pending = null;
+    const expiresAt = chosenExpiry();
     $('confirm').close();
     if (!current) return;
     if (current.writes.length === 1) {
-      await send(current.writes[0]);
+      const write = current.writes[0];
+      await send(expiresAt && write.body
+        ? Object.assign({}, write, { body: Object.assign({}, write.body, { expires_at: expiresAt }) }) : write);
       return;
     }
     let done = 0;
