@@ -234,7 +234,8 @@ struct SessionTests {
         let listing = session.execute("help").output
         for info in CommandInfo.all { #expect(listing.contains("  \(info.usage)"), "\(info.name)") }
         let set = session.execute("help set").output
-        #expect(set.hasPrefix("usage: set KEY VALUE\n\nSet a runtime override (checked, persisted).\n\n"))
+        #expect(set.hasPrefix("usage: set [--for DURATION | --until TIME] KEY VALUE\n\n"
+            + "Set a runtime override (checked, persisted).\n\n"))
         #expect(session.execute("help sett") == .init(
             errors: "error: no command 'sett'\n  hint: did you mean 'set'?\n", succeeded: false))
     }

@@ -7,10 +7,10 @@ enum Command: Equatable {
     case list(pattern: String?)
     /// `get KEY`.
     case get(key: String)
-    /// `explain KEY`.
-    case explain(key: String)
-    /// `set KEY VALUE`; `value` is the text as typed, read later by the key's type.
-    case set(key: String, value: String)
+    /// `explain KEY`, or `explain KEY --at TIME`: as of another time (seconds since the epoch).
+    case explain(key: String, at: Double? = nil)
+    /// `set [--for DURATION | --until TIME] KEY VALUE`; `value` is the text as typed, read later by the key's type.
+    case set(key: String, value: String, expiry: Expiry? = nil)
     /// `toggle KEY`.
     case toggle(key: String)
     /// `reset KEY`.
@@ -33,6 +33,14 @@ enum Command: Equatable {
     case help(topic: String?)
     /// `quit` or `exit`.
     case quit
+
+    /// When a `set` override expires: the option comes before the key, since the value is the rest of the line.
+    enum Expiry: Equatable {
+        /// `--for 2h`: this many seconds after the write.
+        case after(seconds: Double)
+        /// `--until TIME`: an RFC 3339 time with a zone, checked against the time of the write.
+        case until(String)
+    }
 
     /// One `NAME=VALUE` of `context`.
     struct ContextAssignment: Equatable {
@@ -101,12 +109,38 @@ enum CommandParser {
         case "get":
             return .get(key: try key())
         case "explain":
+            if words.count == 3, words[1] == "--at" {
+                guard let time = Timestamp.parseZoned(words[2]) else {
+                    throw usage("--at '\(words[2])' is not an RFC 3339 time with a zone; for example "
+                        + "2026-12-01T09:00:00Z")
+                }
+                return .explain(key: words[0], at: time)
+            }
             return .explain(key: try key())
         case "set":
-            guard words.count >= 2 else {
-                throw usage(words.isEmpty ? "set needs a KEY and a VALUE" : "set needs a VALUE after the key")
+            var rest = arguments[...]
+            var expiry: Command.Expiry?
+            while let option = rest.first, !option.isQuoted, option.text == "--for" || option.text == "--until" {
+                guard expiry == nil else { throw usage("give either --for or --until, not both") }
+                guard rest.count >= 2 else { throw usage("\(option.text) needs a value before the KEY") }
+                let text = rest.dropFirst().first!.text
+                do throws(ExpiryInput.Problem) {
+                    if option.text == "--for" {
+                        expiry = .after(seconds: try ExpiryInput.seconds(ofDuration: text))
+                    } else {
+                        // Its form is checked now; whether it is past, only when the session writes.
+                        _ = try ExpiryInput.moment(of: text, now: -.infinity)
+                        expiry = .until(text)
+                    }
+                } catch {
+                    throw usage(error.message)
+                }
+                rest = rest.dropFirst(2)
             }
-            return .set(key: words[0], value: value(of: Array(arguments.dropFirst()), in: line))
+            guard rest.count >= 2 else {
+                throw usage(rest.isEmpty ? "set needs a KEY and a VALUE" : "set needs a VALUE after the key")
+            }
+            return .set(key: rest.first!.text, value: value(of: Array(rest.dropFirst()), in: line), expiry: expiry)
         case "toggle":
             return .toggle(key: try key())
         case "reset":

@@ -31,15 +31,17 @@ struct CommandInfo: Sendable {
             summary: "A key's resolved value and the layer it is from",
             details: "The value is resolved for the session's context; `explain KEY` shows every layer."),
         CommandInfo(
-            name: "explain", arguments: "KEY",
+            name: "explain", arguments: "KEY [--at TIME]",
             summary: "Every layer's value and origin, and the winner",
             details: """
                 Layers, highest first: runtime (the override store), env (SWITCHBOARD_… variables), file (override
                 files), default (the definition). The highest layer with a value that fits the definition wins;
-                a value that does not fit is shown as skipped, with the reason.
+                a value that does not fit is shown as skipped, with the reason. A scheduled definition shows its
+                timeline. `--at TIME` (RFC 3339 with a zone) answers as of that time: schedule steps and override
+                expiries applied then.
                 """),
         CommandInfo(
-            name: "set", arguments: "KEY VALUE",
+            name: "set", arguments: "[--for DURATION | --until TIME] KEY VALUE",
             summary: "Set a runtime override (checked, persisted)",
             details: """
                 The value is read by the key's type: true/false, 42, 1.5, text, [1, 2], {"a": 1}. Quote it to keep
@@ -47,6 +49,8 @@ struct CommandInfo: Sendable {
                 too. A value that does not fit (type, allowed values, range, pattern) is refused with the reason,
                 and nothing is written. The override is persisted in the runtime store, so it survives a restart
                 and reaches every process using the same store within a second; it is logged (see `log`).
+                With --for 2h (s, m, h or d, at most 365d) or --until 2026-12-01T09:00:00Z (a zone is required)
+                before the key, it expires then: the key falls back to the next layer, and `log` shows it expired.
                 """),
         CommandInfo(
             name: "toggle", arguments: "KEY",

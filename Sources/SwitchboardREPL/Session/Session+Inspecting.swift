@@ -1,3 +1,4 @@
+import Foundation
 import Switchboard
 import SwitchboardTerminal
 
@@ -20,9 +21,10 @@ extension Session {
         let registry = board.registry
         for key in keys {
             let resolution = board.resolve(key, context: context)
+            let expiry = board.expiresText(of: key, serving: resolution).map { " (\($0))" } ?? ""
             table.rows.append([
                 key, registry[key]?.type.rawValue ?? "", resolution.value?.shortText ?? resolution.absentValueText,
-                resolution.isDisabled ? terminal.dim("disabled") : layerText(resolution),
+                resolution.isDisabled ? terminal.dim("disabled") : layerText(resolution) + expiry,
             ])
         }
         return Reply(output: table.render(terminal: terminal))
@@ -36,12 +38,17 @@ extension Session {
             return failure("\(key) did not resolve: \(resolution.errorMessage ?? "no value")",
                            hint: resolution.errorCode.map { "error code \($0.rawValue)" })
         }
-        return Reply(output: "\(key) = \(value.plainText) \(terminal.dim("(\(source(of: resolution)))"))\n")
+        return Reply(output: "\(key) = \(value.plainText) \(terminal.dim("(\(source(of: resolution, key: key)))"))\n")
     }
 
-    func explain(_ key: String) -> Reply {
-        guard let explanation = board.explain(key, context: context) else { return unknownKey(key) }
+    func explain(_ key: String, at time: Double? = nil) -> Reply {
+        let asked = time.map { board.explain(key, context: context, at: Date(timeIntervalSince1970: $0)) }
+        guard let explanation = asked ?? board.explain(key, context: context) else { return unknownKey(key) }
         var output = explanation.rendered(terminal: terminal)
+        if let expiring = board.expiringOverride(key), explanation.resolution.layer == .runtime {
+            output += "the runtime override \(ExpiryInput.expiresText(at: expiring.expiry, now: expiring.now)) "
+                + terminal.dim("(\(expiring.override.expiresAt ?? ""))") + "\n"
+        }
         if !context.isEmpty { output += terminal.dim("for the context \(contextSummary)") + "\n" }
         return Reply(output: output)
     }
@@ -146,9 +153,11 @@ extension Session {
 
     // MARK: - Helpers
 
-    /// `runtime`, `default, variant control`, `default, targeting match`: where a value came from.
-    func source(of resolution: Resolution) -> String {
+    /// `runtime`, `runtime, expires in 1 h 59 min`, `default, variant control`, `default, targeting match`: where a
+    /// value came from (and, given its key, how long a runtime override has left).
+    func source(of resolution: Resolution, key: String? = nil) -> String {
         var parts = [resolution.layer?.rawValue ?? "no layer"]
+        if let key, let expiry = board.expiresText(of: key, serving: resolution) { parts.append(expiry) }
         if let variant = resolution.variant { parts.append("variant \(variant)") }
         if let why = Self.describe(resolution.reason) { parts.append(why) }
         return parts.joined(separator: ", ")

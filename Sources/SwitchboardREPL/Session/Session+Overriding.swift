@@ -1,15 +1,30 @@
+import Foundation
 import Switchboard
 import SwitchboardTerminal
 
 /// The commands that change something: set, toggle, reset and reload.
 extension Session {
-    func set(_ key: String, text: String) -> Reply {
+    func set(_ key: String, text: String, expiry: Command.Expiry? = nil) -> Reply {
         guard let definition = board.registry[key] else { return unknownKey(key) }
+        var expiresAt: Date?
+        if let expiry {
+            let now = board.clock.now()
+            switch expiry {
+            case .after(let seconds):
+                expiresAt = Date(timeIntervalSince1970: now + seconds)
+            case .until(let text):
+                do throws(ExpiryInput.Problem) {
+                    expiresAt = Date(timeIntervalSince1970: try ExpiryInput.moment(of: text, now: now))
+                } catch {
+                    return failure(error.message, hint: "usage: set [--for DURATION | --until TIME] KEY VALUE")
+                }
+            }
+        }
         do {
             if let value = variantValue(named: text, of: definition) {
-                try board.set(key, to: value, actor: actor)
+                try board.set(key, to: value, actor: actor, expiresAt: expiresAt)
             } else {
-                try board.set(key, text: text, actor: actor)
+                try board.set(key, text: text, actor: actor, expiresAt: expiresAt)
             }
         } catch {
             return failure(error, definition: definition)
@@ -116,7 +131,7 @@ extension Session {
         tracker.accept([key], board: board, context: context)
         let resolution = board.resolve(key, context: context)
         let value = resolution.value?.plainText ?? "—"
-        return Reply(output: "\(key) = \(value) \(terminal.dim("(\(source(of: resolution)))"))\n")
+        return Reply(output: "\(key) = \(value) \(terminal.dim("(\(source(of: resolution, key: key)))"))\n")
     }
 
     /// A refusal from the board, with the definition's type and constraints as the hint when it gives none.

@@ -113,8 +113,8 @@ public final class Session {
         switch command {
         case .list(let pattern): list(pattern)
         case .get(let key): get(key)
-        case .explain(let key): explain(key)
-        case .set(let key, let text): set(key, text: text)
+        case .explain(let key, let time): explain(key, at: time)
+        case .set(let key, let text, let expiry): set(key, text: text, expiry: expiry)
         case .toggle(let key): toggle(key)
         case .reset(let key): reset(key)
         case .resetAll: resetAll()

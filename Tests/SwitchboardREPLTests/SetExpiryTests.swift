@@ -1,0 +1,93 @@
+import Foundation
+import Locking
+import Switchboard
+@testable import SwitchboardREPL
+import SwitchboardTestSupport
+import Testing
+
+/// The REPL's `set --for DURATION KEY VALUE` and `set --until TIME KEY VALUE` (the option first, since the value is
+/// the rest of the line), the time left in `get`, `list` and `explain`, and the expiry in `log`.
+struct SetExpiryTests {
+    /// A clock that starts at the wall clock's time and moves only when the test moves it, and never wakes the
+    /// board: these tests read the time left and the history, not the board's republishing.
+    final class SteppedClock: BoardClock {
+        private let seconds = Locked(SystemClock().now().rounded(.down))
+        func now() -> Double { seconds.withLock { $0 } }
+        func advance(by interval: Double) { seconds.withLock { $0 += interval } }
+        func wake(at time: Double, _ action: @escaping @Sendable () -> Void) -> ChangeSubscription {
+            ChangeSubscription {}
+        }
+    }
+
+    @Test(arguments: [
+        ("set --for 2h app.new_flow true", Command.set(key: "app.new_flow", value: "true",
+                                                        expiry: .after(seconds: 7_200))),
+        ("set --for 90s app.motd hello world",
+         .set(key: "app.motd", value: "hello world", expiry: .after(seconds: 90))),
+        ("set --until 2026-12-01T09:00:00+01:00 app.new_flow true",
+         .set(key: "app.new_flow", value: "true", expiry: .until("2026-12-01T09:00:00+01:00"))),
+        // After the key, --for is part of the value, as any text there is.
+        ("set app.motd --for 2h", .set(key: "app.motd", value: "--for 2h")),
+        (#"set "--for" 2h"#, .set(key: "--for", value: "2h")),
+    ])
+    func parses(line: String, command: Command) throws {
+        #expect(try CommandParser.parse(line) == command)
+    }
+
+    static let usage = "usage: set [--for DURATION | --until TIME] KEY VALUE"
+
+    @Test(arguments: [
+        ("set --for 2h", "set needs a KEY and a VALUE"),
+        ("set --for 2h app.new_flow", "set needs a VALUE after the key"),
+        ("set --for", "--for needs a value before the KEY"),
+        ("set --for 2x app.new_flow true",
+         "--for takes a whole number and a unit (s, m, h or d), such as 90s, 30m, 2h or 7d, not '2x'"),
+        ("set --for 400d app.new_flow true", "--for is at most 365 days (365d), not '400d'"),
+        ("set --until 2026-12-01T09:00:00 app.new_flow true",
+         "--until needs a time zone: '2026-12-01T09:00:00' has none (add Z for UTC, or an offset such as +01:00)"),
+        ("set --for 2h --until 2026-12-01T09:00:00Z app.new_flow true", "give either --for or --until, not both"),
+    ])
+    func refuses(line: String, message: String) {
+        #expect(throws: CommandError(message: message, hint: Self.usage)) { try CommandParser.parse(line) }
+    }
+
+    /// A project for the test to hold while it runs: its folder goes when it is released.
+    let project = replProject()
+    let clock = SteppedClock()
+
+    func session() throws -> Session {
+        let board = try Board(inputs: BoardInputs(directory: project.flags, environment: [:]),
+                              options: BoardOptions(pollInterval: nil, watchDefinitions: false, clock: clock))
+        return Session(board: board, actor: "tester")
+    }
+
+    @Test func setForShowsTheTimeLeftEverywhere() throws {
+        let session = try session()
+        #expect(session.execute("set --for 2h app.new_flow true").output
+                    == "app.new_flow = true (runtime, expires in 2 h)\n")
+        clock.advance(by: 1)
+        #expect(session.execute("get app.new_flow").output
+                    == "app.new_flow = true (runtime, expires in 1 h 59 min)\n")
+        #expect(session.execute("list app.new_flow").output.contains("runtime (expires in 1 h 59 min)"))
+        let expiry = StoredOverride.time(secondsSinceEpoch: clock.now() + 7_199)
+        #expect(session.execute("explain app.new_flow").output
+                    .contains("the runtime override expires in 1 h 59 min (\(expiry))\n"))
+    }
+
+    @Test func aPastUntilWritesNothing() throws {
+        let session = try session()
+        let reply = session.execute("set --until 2020-01-01T00:00:00Z app.new_flow true")
+        #expect(!reply.succeeded)
+        #expect(reply.errors.contains("--until 2020-01-01T00:00:00Z is in the past"))
+        #expect(session.execute("log").output == "no changes have been recorded\n")
+    }
+
+    @Test func logShowsTheExpiryOnceItsTimeHasCome() throws {
+        let session = try session()
+        _ = session.execute("set --for 30m app.new_flow true")
+        #expect(!session.execute("log").output.contains("expired"))
+        clock.advance(by: 1_800)
+        let log = session.execute("log").output
+        #expect(log.contains("expired: true → (none)"))
+    }
+}
