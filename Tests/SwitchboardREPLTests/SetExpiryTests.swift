@@ -1,4 +1,5 @@
 import Foundation
+import LineEditor
 import Locking
 import Switchboard
 @testable import SwitchboardREPL
@@ -32,6 +33,15 @@ struct SetExpiryTests {
     ])
     func parses(line: String, command: Command) throws {
         #expect(try CommandParser.parse(line) == command)
+    }
+
+    @Test func theKeyAndValueCompleteAfterTheOption() throws {
+        let board = try Board(inputs: BoardInputs(directory: project.flags, environment: [:]),
+                              options: BoardOptions(pollInterval: nil, watchDefinitions: false))
+        let completer = Completer(registry: board.registry, attributes: [])
+        let line = "set --for 2h app.new_flow "
+        #expect(completer.complete(line, cursor: line.count).candidates == ["true", "false"])
+        #expect(completer.complete("set --for ", cursor: 10).candidates.isEmpty)
     }
 
     static let usage = "usage: set [--for DURATION | --until TIME] KEY VALUE"

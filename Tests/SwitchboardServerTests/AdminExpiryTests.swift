@@ -60,6 +60,24 @@ import Testing
         }
     }
 
+    @Test func aDryRunAnswersWithTheExpiryAndWritesNothing() async throws {
+        try await withServer { board, _, client in
+            let body = #"{"value": true, "expires_at": "2099-12-01T10:00:00+02:00"}"#
+            let dry = try await client.send(.put, "/v1/overrides/app.new_flow?dry_run=1",
+                                            headers: [.authorization: "Bearer admin"], body: ByteBuffer(string: body))
+            #expect(dry.status == .ok)
+            #expect(try dry.json.objectValue?["expires_at"] == "2099-12-01T08:00:00.000Z")
+            #expect(board.storedOverride("app.new_flow") == nil)
+            let write = try await Self.put(client, body)
+            #expect(try dry.json == write.json)
+            let pastBody = #"{"value": true, "expires_at": "2020-01-01T00:00:00Z"}"#
+            let past = try await client.send(.put, "/v1/overrides/app.new_flow?dry_run=1",
+                                             headers: [.authorization: "Bearer admin"],
+                                             body: ByteBuffer(string: pastBody))
+            #expect(past.status == .badRequest)
+        }
+    }
+
     @Test func anOffsetIsStoredAsTheSameInstantInUTC() async throws {
         try await withServer { board, _, client in
             let answer = try await Self.put(client, #"{"value": true, "expires_at": "2099-12-01T10:00:00+02:00"}"#)

@@ -77,7 +77,7 @@ struct AdminRoutes {
         let expected = try Self.expectedVersion(in: request)
         let expiresAt = try expiry(in: body)
         if Self.isDryRun(request) {
-            return try dryRun(key, body: body, expectedVersion: expected, usage: usage)
+            return try dryRun(key, body: body, expectedVersion: expected, expiresAt: expiresAt, usage: usage)
         }
         do {
             switch (body["value"], body["text"]) {
@@ -117,7 +117,7 @@ struct AdminRoutes {
     /// audit record, no change published. A 200 carries the resolution the write would give and the override's
     /// current version as its `ETag` (unchanged, since nothing was written).
     private func dryRun(
-        _ key: String, body: [String: Value], expectedVersion: UInt64?, usage: String
+        _ key: String, body: [String: Value], expectedVersion: UInt64?, expiresAt: Date?, usage: String
     ) throws -> Response {
         guard let definition = board.registry[key] else { throw unknownKey(key) }
         let fit: Result<Value, ValueProblem>
@@ -144,7 +144,10 @@ struct AdminRoutes {
         let resolution = current.reason == .disabled ? current
             : Resolution(value: value, variant: definition.variant(for: value), reason: .override, layer: .runtime,
                          metadata: definition.metadata)
-        return tagged(Response.json(resolution.jsonValue(key: key).json), key: key)
+        // The expiry the write would store, to the millisecond, as the write's answer shows it.
+        let expiry = resolution.layer == .runtime
+            ? expiresAt.map { StoredOverride.time(secondsSinceEpoch: $0.timeIntervalSince1970) } : nil
+        return tagged(Response.json(resolution.jsonValue(key: key, expiresAt: expiry).json), key: key)
     }
 
     /// Whether a request asks for a dry run: `dry_run=1` (or `true`).
