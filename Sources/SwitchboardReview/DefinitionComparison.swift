@@ -3,7 +3,8 @@ package import Switchboard
 /// The fields of a definition that differ between two versions, each with what changed inside it.
 ///
 /// Fields are named as the YAML names them (`type`, `default`, `variants`, `constraints`, `rules`, `rollout`,
-/// `targeting`, `prerequisites`, `enabled`, `expires`, `owner`, `description`, `tags`, `kind`, `renamed_from`),
+/// `targeting`, `prerequisites`, `enabled`, `schedule`, `expires`, `owner`, `description`, `tags`, `kind`,
+/// `renamed_from`),
 /// plus `override` for the value an override file gives the key.
 package struct DefinitionComparison: Sendable {
     /// The fields that differ, in the order above.
@@ -13,7 +14,8 @@ package struct DefinitionComparison: Sendable {
 
     /// The fields whose change can change the value a context is served.
     package static let servingFields: Set<String> = [
-        "type", "default", "variants", "rules", "rollout", "targeting", "prerequisites", "enabled", "override",
+        "type", "default", "variants", "rules", "rollout", "targeting", "prerequisites", "enabled", "schedule",
+        "override",
     ]
 
     /// Whether a changed field can change the value a context is served.
@@ -27,6 +29,7 @@ package struct DefinitionComparison: Sendable {
         compareVariants(base.variants, head.variants)
         compareConstraints(base, head)
         compareTargeting(base.targeting, head.targeting)
+        compareSchedule(base.schedule, head.schedule)
         if base.expires != head.expires {
             let old = Self.text(base.expires?.description), new = Self.text(head.expires?.description)
             add("expires", "expires: \(old) → \(new)")
@@ -49,8 +52,21 @@ package struct DefinitionComparison: Sendable {
 
     private static let order = [
         "type", "default", "variants", "constraints", "rules", "rollout", "targeting", "prerequisites", "enabled",
-        "expires", "owner", "description", "tags", "kind", "renamed_from", "override",
+        "schedule", "expires", "owner", "description", "tags", "kind", "renamed_from", "override",
     ]
+
+    /// The steps added and removed, each as its moment (in UTC, so a step written in another zone is the same
+    /// step) and what it serves.
+    private mutating func compareSchedule(_ base: Schedule?, _ head: Schedule?) {
+        func steps(_ schedule: Schedule?) -> [String] {
+            (schedule?.steps ?? []).map { "\(Timestamp.display($0.at)) \($0.summary)" }
+        }
+        let old = steps(base), new = steps(head)
+        guard old != new else { return }
+        let parts = new.filter { !old.contains($0) }.map { "added \($0)" }
+            + old.filter { !new.contains($0) }.map { "removed \($0)" }
+        add("schedule", "schedule: " + parts.joined(separator: "; "))
+    }
 
     private mutating func add(_ field: String, _ detail: String) {
         if !fields.contains(field) { fields.append(field) }
