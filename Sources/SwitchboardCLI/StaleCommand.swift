@@ -18,9 +18,9 @@ struct StaleCommand: AsyncParsableCommand {
             A definition is listed for each reason that holds: it is past its expires day; no Swift code \
             references it (as switchboard refs finds, with the same --sources and --allow-unreferenced); or it \
             is a flag with no targeting (no rules, no rollout, no requires, no kill switch) whose runtime \
-            override did not change in the store's audit log for --days days, and no schedule step took \
-            effect in that time or is to come, so it served one value to everyone. Preferences are never \
-            listed as constant: holding one value is what they are for.
+            override did not change (nor expire) in the store's audit log for --days days and does not expire \
+            later, and no schedule step took effect in that time or is to come, so it served one value to \
+            everyone. Preferences are never listed as constant: holding one value is what they are for.
 
             With --server URL (and its admin token, from --token-file or $SWITCHBOARD_ADMIN_TOKEN), the running \
             server's GET /v1/usage adds the definitions it did not evaluate for --days days (it counts from \
@@ -74,7 +74,7 @@ struct StaleCommand: AsyncParsableCommand {
         if let server { usage = try await fetchUsage(from: server) }
         let (references, _) = references.report(registry: loaded.registry, flags: options.flags)
         let report = StaleReport(registry: loaded.registry, references: references, audit: audit, usage: usage,
-                                 days: days, now: Date().timeIntervalSince1970)
+                                 days: days, now: SystemClock().now())
         let output = Terminal.standardOutput
         if options.json {
             output.write(report.json + "\n")

@@ -9,8 +9,8 @@ import YAML
 /// - **expired**: a flag or preference past its `expires` day;
 /// - **unreferenced**: no Swift code reads it (as `switchboard refs` finds, less the keys allowed to go without);
 /// - **constant**: a flag with no targeting at all (no rules, no rollout, no `requires`, no kill switch) whose
-///   runtime override did not change for the last N days, and whose `schedule` has no step in that time or to
-///   come, so it served one value to everyone all that time.
+///   runtime override did not change (nor expire) for the last N days and does not expire later, and whose
+///   `schedule` has no step in that time or to come, so it served one value to everyone all that time.
 ///   Preferences are settings meant to hold one value, and are never listed as constant;
 /// - **not evaluated**: with a server's usage, a definition the server did not evaluate for N days (or at all
 ///   since it started counting, when that is more recent).
@@ -98,7 +98,8 @@ public struct StaleReport: Sendable, Hashable {
     /// - Parameters:
     ///   - registry: the definitions.
     ///   - references: who reads each key (``ReferenceReport``, with the allowed-unreferenced keys marked).
-    ///   - audit: the store's audit log, in any order.
+    ///   - audit: the store's audit log, oldest first, as `RuntimeStore.auditLog(limit:)` returns it; the
+    ///     expiries of overrides that expired by `now` are derived from it, as `switchboard log` shows them.
     ///   - usage: what a server saw (`GET /v1/usage`), or `nil`.
     ///   - days: the window for constant flags and for evaluations.
     ///   - now: the current time in seconds since the epoch.
@@ -116,9 +117,10 @@ public struct StaleReport: Sendable, Hashable {
         let unreferencedKeys = Set(references.unreferenced)
         unreferenced = registry.definitions.filter { unreferencedKeys.contains($0.key) }.map(Entry.init)
 
-        // The last audit record of each key (and of the keys it was renamed from), by time.
+        // The last audit record of each key (and of the keys it was renamed from), by time; an override that
+        // expired changed what everyone is served at its expiry.
         var lastRecord: [String: (seconds: Double, record: AuditRecord)] = [:]
-        for record in audit {
+        for record in AuditRecord.withExpiries(audit, now: now) {
             guard let seconds = UsageReport.seconds(of: record.time) else { continue }
             if let previous = lastRecord[record.key], previous.seconds > seconds { continue }
             lastRecord[record.key] = (seconds, record)
@@ -131,6 +133,11 @@ public struct StaleReport: Sendable, Hashable {
             let last = ([definition.key] + definition.renamedFrom).compactMap { lastRecord[$0] }
                 .max { $0.seconds < $1.seconds }
             if let last, last.seconds >= cutoff { return nil }
+            // An override in force that expires later is a change still to come.
+            if let last, last.record.new != nil, let expiry = last.record.expiresAt.flatMap(UsageReport.seconds(of:)),
+               expiry > now {
+                return nil
+            }
             var entry = Entry(definition)
             entry.value = last?.record.new ?? inForce.defaultValue
             entry.lastChange = last?.record.time

@@ -77,6 +77,25 @@ struct StaleReportTests {
         #expect(Self.report(audit: [old, removed]).constant.first?.value == .bool(true))
     }
 
+    @Test func anOverrideThatExpiresWithinTheWindowOrLaterMeansNotConstant() {
+        func set(at time: String, expiring expiresAt: String) -> AuditRecord {
+            AuditRecord(time: time, actor: "alice", key: "app.new_flow", old: nil, new: .bool(false),
+                        expiresAt: expiresAt)
+        }
+        // Expired six days ago: the value changed within the window.
+        #expect(Self.report(audit: [set(at: "2026-09-01T08:00:00.000Z", expiring: "2026-11-20T08:00:00.000Z")])
+            .constant.isEmpty)
+        // Still in force, and expiring later: a change to come.
+        #expect(Self.report(audit: [set(at: "2026-09-01T08:00:00.000Z", expiring: "2026-12-31T08:00:00.000Z")])
+            .constant.isEmpty)
+        // Expired before the window: the default since its expiry.
+        let constant = Self.report(audit: [set(at: "2026-08-01T08:00:00.000Z", expiring: "2026-09-15T08:00:00.000Z")])
+            .constant
+        #expect(constant.map(\.key) == ["app.new_flow"])
+        #expect(constant.first?.value == .bool(true))
+        #expect(constant.first?.lastChange == "2026-09-15T08:00:00.000Z")
+    }
+
     @Test func aScheduleStepWithinTheWindowOrToComeMeansNotConstant() throws {
         let folder = TemporaryDirectory(prefix: "switchboard-stale-schedule")
         folder.write("flags/app.yaml", """
