@@ -237,6 +237,21 @@ def test_the_confirm_step_can_make_an_override_expire(browser, server):
 
 
 @with_server
+def test_history_shows_an_expiry(browser, server):
+    expiry = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 2))
+    status, document, _ = server.request("PUT", "/v1/overrides/shop.new_checkout",
+                                         {"value": True, "actor": "alice", "expires_at": expiry})
+    assert status == 200, document
+    wait_until(lambda: server.value("shop.new_checkout") == (False, "default"), message="the expiry")
+    console = Page(browser, server)
+    page = console.sign_in()
+    page.goto(server.url + "/#/history")
+    page.wait_for_selector("#history-rows tr")
+    first = page.inner_text("#history-rows tr:first-child")
+    assert "expired: true → no override" in first, first
+
+
+@with_server
 def test_the_switch_says_the_value_it_shows(browser, server):
     server.set("shop.beta_banner", True)
     console = Page(browser, server)

@@ -1179,7 +1179,8 @@ const keyPath = (key) => encodeURIComponent(key);
       body.append(el('tr', null, el('td', null, el('time', { datetime: record.time, title: record.time,
         text: relativeTime(record.time) })), el('td', { text: record.actor }),
         el('td', { class: 'change', text: record.key }),
-        el('td', null, changeLine('', literal(record.old), literal(record.new))), actions));
+        el('td', null, changeLine(record.event === 'expired' ? 'expired' : '', literal(record.old),
+          literal(record.new))), actions));
     }
     setText('history-status', records.length + ' change' + (records.length === 1 ? '' : 's')
       + (records.length > 500 ? ', the newest 500 shown' : '') + '.');
