@@ -42,6 +42,7 @@ public enum DefinitionLoader {
     /// Loads every definitions file below a directory.
     ///
     /// - Parameters:
+    ///   - directory: the definitions directory.
     ///   - today: the day `expires` is checked against.
     ///   - now: the time schedules are checked against, in seconds since the epoch (default: the clock's).
     public static func load(directory: String, today: Day = .today(), now: Double? = nil) -> LoadReport {
