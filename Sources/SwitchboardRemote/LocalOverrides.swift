@@ -5,7 +5,8 @@ public import Switchboard
 /// Overrides that live on this device only, for in-app debug panels: kept in `local-overrides.json` in the cache
 /// directory (in memory when there is none), written as the file store writes its state (a temporary file, synced,
 /// renamed over the old one, and the folder synced), and never sent to the server. The file is
-/// `{"format":1,"overrides":{"key":{"value":…,"actor":…,"time":…}}}`.
+/// `{"format":1,"overrides":{"key":{"value":…,"actor":…,"time":…,"expires_at":…}}}` (`expires_at` only for an
+/// override that expires; files without it load as before).
 final class LocalOverrides: Sendable {
     /// The file, when the board has a cache directory.
     let path: String?
@@ -26,17 +27,30 @@ final class LocalOverrides: Sendable {
         entries = Locked(loaded)
     }
 
-    /// Every override, by key.
+    /// Every override, by key, expired ones included (they stay in the file until set again or reset).
     var all: [String: LocalOverride] { entries.withLock { $0 } }
+
+    /// The overrides that count at `now`: those whose expiry has not come.
+    func live(at now: Double) -> [String: LocalOverride] {
+        entries.withLock { entries in
+            guard entries.values.contains(where: { $0.isExpired(at: now) }) else { return entries }
+            return entries.filter { !$0.value.isExpired(at: now) }
+        }
+    }
+
+    /// The earliest expiry after `now`, if any override has one to come.
+    func nextExpiry(after now: Double) -> Double? {
+        entries.withLock { $0.values.compactMap(\.expiry).filter { $0 > now }.min() }
+    }
 
     /// Sets or (with `nil`) removes overrides, and writes the file first: when it cannot be written, nothing
     /// changes.
-    func apply(_ changes: [String: Value?], actor: String) throws {
+    func apply(_ changes: [String: Value?], actor: String, expiresAt: String? = nil) throws {
         try entries.withLock { entries in
             var next = entries
             let time = Clock.timestamp()
             for (key, value) in changes {
-                next[key] = value.map { LocalOverride(value: $0, actor: actor, time: time) }
+                next[key] = value.map { LocalOverride(value: $0, actor: actor, time: time, expiresAt: expiresAt) }
             }
             try write(next)
             entries = next
@@ -55,7 +69,9 @@ final class LocalOverrides: Sendable {
         guard let path else { return }
         var object: [String: Value] = [:]
         for (key, entry) in entries {
-            object[key] = .object(["value": entry.value, "actor": .string(entry.actor), "time": .string(entry.time)])
+            var fields: [String: Value] = ["value": entry.value, "actor": .string(entry.actor), "time": .string(entry.time)]
+            if let expiresAt = entry.expiresAt { fields["expires_at"] = .string(expiresAt) }
+            object[key] = .object(fields)
         }
         let json = Value.object(["format": 1, "overrides": .object(object)]).json
         try FileManager.default.createDirectory(atPath: FilePaths.directory(of: path),
@@ -78,7 +94,8 @@ final class LocalOverrides: Sendable {
                 throw Unusable(description: "the override of \(key) has no value")
             }
             entries[key] = LocalOverride(value: value, actor: fields["actor"]?.stringValue ?? "",
-                                 time: fields["time"]?.stringValue ?? "")
+                                         time: fields["time"]?.stringValue ?? "",
+                                         expiresAt: fields["expires_at"]?.stringValue)
         }
         return entries
     }
@@ -108,9 +125,17 @@ public enum LocalOverrideError: Error, Sendable, CustomStringConvertible {
     }
 }
 
-/// One device-local override: the value, who set it and when.
+/// One device-local override: the value, who set it and when, and when it stops counting.
 struct LocalOverride: Sendable, Equatable {
     var value: Value
     var actor: String
     var time: String
+    /// ISO 8601 UTC, as the stores write it; `nil`: never.
+    var expiresAt: String?
+
+    /// ``expiresAt`` in seconds since the epoch.
+    var expiry: Double? { expiresAt.flatMap(Timestamp.parseZoned) }
+
+    /// Whether it has stopped counting at `now`.
+    func isExpired(at now: Double) -> Bool { expiry.map { $0 <= now } ?? false }
 }

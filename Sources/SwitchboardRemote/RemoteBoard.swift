@@ -1,3 +1,4 @@
+public import Foundation
 import Locking
 public import Logging
 public import Switchboard
@@ -139,11 +140,17 @@ public final class RemoteBoard: FlagReader {
     /// reported with the reason `OVERRIDE` and the layer `runtime`, and reaches ``changes`` and
     /// `FlagReader/updates(of:)`. The server never sees it.
     ///
+    /// With `expiresAt`, the override stops counting at that moment (by ``RemoteConfiguration/clock``), the
+    /// server's value applies again and the change is published, online or not: a debug toggle left on "for an
+    /// hour" goes by itself.
+    ///
     /// - Throws: ``LocalOverrideError`` when the server's answer has no such key, the value has another type
     ///   than the server's, or the file cannot be written; nothing changes then.
-    public func setLocalOverride<T: FlagValue>(_ key: String, to value: T, actor: String = "device")
-        throws(LocalOverrideError) {
-        try core.setLocal([key: value.flagValue], actor: actor)
+    public func setLocalOverride<T: FlagValue>(
+        _ key: String, to value: T, actor: String = "device", expiresAt: Date? = nil
+    ) throws(LocalOverrideError) {
+        try core.setLocal([key: value.flagValue], actor: actor,
+                          expiresAt: expiresAt.map { StoredOverride.time(secondsSinceEpoch: $0.timeIntervalSince1970) })
     }
 
     /// Removes a key's device-local override; the server's value applies again.
@@ -157,7 +164,9 @@ public final class RemoteBoard: FlagReader {
     }
 
     /// The device-local overrides in effect, by key.
-    public var localOverrides: [String: Value] { core.local.all.mapValues(\.value) }
+    public var localOverrides: [String: Value] {
+        core.local.live(at: core.configuration.clock.now()).mapValues(\.value)
+    }
 
     /// Every key the current answer has.
     public var keys: [String] { core.cell.snapshot.flags.keys.sorted() }

@@ -87,8 +87,9 @@ final class RemoteCore: Sendable {
         installing.withLock { _ in
             let old = cell.snapshot
             // Changes the server announced whose moment has come apply now, even from the cache, offline.
-            let due = AnnouncedChange.applyingDue(served ?? old.served, now: configuration.clock.now())
-            let new = RemoteSnapshot(served: due, local: local.all, source: source ?? old.source,
+            let now = configuration.clock.now()
+            let due = AnnouncedChange.applyingDue(served ?? old.served, now: now)
+            let new = RemoteSnapshot(served: due, local: local.live(at: now), source: source ?? old.source,
                                      revision: old.revision + 1)
             cell.replace(with: new)
             let flags = new.flags
@@ -109,10 +110,12 @@ final class RemoteCore: Sendable {
         armAnnouncedChange()
     }
 
-    /// Sets the one wake-up for the earliest change announced by the flags in service; at that moment the flags
-    /// are installed again, with it applied.
+    /// Sets the one wake-up for the earliest change to come by itself: one the server announced for the flags in
+    /// service, or the expiry of a device-local override. At that moment the flags are installed again.
     private func armAnnouncedChange() {
-        let next = AnnouncedChange.next(in: cell.snapshot.served)
+        let announcedNext = AnnouncedChange.next(in: cell.snapshot.served)
+        let expiry = local.nextExpiry(after: configuration.clock.now())
+        let next = [announcedNext, expiry].compactMap { $0 }.min()
         guard announced.withLock({ $0?.time }) != next else { return }
         let subscription = next.map { time in
             configuration.clock.wake(at: time) { [weak self] in self?.install(nil, source: nil) }
@@ -127,7 +130,7 @@ final class RemoteCore: Sendable {
 
     /// Sets or removes device-local overrides (`nil` removes), persisted before they are served; refuses a key the
     /// server's answer lacks and a value of another type than the server's.
-    func setLocal(_ changes: [String: Value?], actor: String) throws(LocalOverrideError) {
+    func setLocal(_ changes: [String: Value?], actor: String, expiresAt: String? = nil) throws(LocalOverrideError) {
         let served = cell.snapshot.served
         var checked: [String: Value?] = [:]
         for (key, value) in changes {
@@ -148,7 +151,7 @@ final class RemoteCore: Sendable {
             checked[key] = accepted
         }
         do {
-            try local.apply(checked, actor: actor)
+            try local.apply(checked, actor: actor, expiresAt: expiresAt)
         } catch {
             throw .notWritten("\(error)")
         }

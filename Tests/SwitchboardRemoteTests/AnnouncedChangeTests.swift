@@ -46,4 +46,31 @@ import Testing
         #expect(restarted.bool("launch", default: false) == true)
         await restarted.stop()
     }
+
+    @Test func aLocalOverrideThatExpiresGoesByItselfOffline() async throws {
+        let project = TestProject(definitions: Self.yaml)
+        let clock = ManualClock()
+        let board = try Board(inputs: BoardInputs(directory: project.flags, statePath: project.storePath, environment: [:]),
+                              options: BoardOptions(pollInterval: nil, clock: clock))
+        let server = try await LiveServer(board: board)
+        var configuration = try testConfiguration(server.url, cache: project.cache, poll: nil)
+        configuration.clock = clock
+        let remote = RemoteBoard(configuration)
+        try await waitUntil("live") { remote.status == .live }
+        try remote.setLocalOverride("steady", to: true, expiresAt: clock.date.addingTimeInterval(600))
+        #expect(remote.bool("steady", default: false) == true)
+        await server.stop()
+        try await waitUntil("the drop noticed") { remote.lastError != nil }
+        clock.advance(by: .seconds(599))
+        #expect(remote.bool("steady", default: false) == true)
+        clock.advance(by: .seconds(1))
+        #expect(remote.bool("steady", default: true) == false)
+        #expect(remote.localOverrides.isEmpty)
+        // The file keeps the expiry: a restart does not revive it.
+        await remote.stop()
+        let restarted = RemoteBoard(configuration)
+        try await waitUntil("the cache served") { restarted.status == .cached }
+        #expect(restarted.bool("steady", default: true) == false)
+        await restarted.stop()
+    }
 }
