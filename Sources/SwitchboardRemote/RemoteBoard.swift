@@ -275,7 +275,7 @@ public enum RemoteError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 extension RemoteBoard: PreferenceStore {
-    /// Sets a device-local override, as ``setLocalOverride(_:to:actor:)`` does.
+    /// Sets a device-local override, as ``setLocalOverride(_:to:actor:expiresAt:)`` does.
     public func setOverride(_ key: String, to value: Value, actor: String) throws {
         try core.setLocal([key: value], actor: actor)
     }

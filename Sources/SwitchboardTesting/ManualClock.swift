@@ -3,7 +3,7 @@ public import Switchboard
 import Locking
 
 /// A clock that moves only when a test moves it. The times an ``InMemoryStore`` records come from it, so audit
-/// records and `explain` output are the same on every run; and a board given it as ``BoardOptions/clock`` serves
+/// records and `explain` output are the same on every run; and a board given it as `BoardOptions.clock` serves
 /// the schedule step and the overrides in force at its time, and wakes when ``advance(by:)`` passes a boundary.
 ///
 /// ```swift
