@@ -21,6 +21,14 @@ package enum Clock {
         return timestamp(seconds: Int(ts.tv_sec), milliseconds: Int(ts.tv_nsec / 1_000_000))
     }
 
+    /// A moment, given in seconds since the Unix epoch, in ISO 8601 UTC with milliseconds, as stores record it.
+    package static func timestamp(secondsSinceEpoch: Double) -> String {
+        let milliseconds = Int((secondsSinceEpoch * 1000).rounded(.down))
+        let (seconds, remainder) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        return remainder < 0 ? timestamp(seconds: seconds - 1, milliseconds: remainder + 1000)
+            : timestamp(seconds: seconds, milliseconds: remainder)
+    }
+
     /// The ISO 8601 UTC text of a moment given as whole seconds since the epoch and milliseconds.
     static func timestamp(seconds whole: Int, milliseconds: Int) -> String {
         var seconds = time_t(whole)

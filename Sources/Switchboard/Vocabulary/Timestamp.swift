@@ -27,7 +27,7 @@ package enum Timestamp {
 
     /// A moment as people read it in a timeline: `2026-12-03 09:00 UTC` (seconds shown when not zero).
     package static func display(_ seconds: Double) -> String {
-        let iso = StoredOverride.time(secondsSinceEpoch: seconds)  // 2026-12-03T09:00:00.000Z
+        let iso = Clock.timestamp(secondsSinceEpoch: seconds)  // 2026-12-03T09:00:00.000Z
         let minutes = iso.prefix(16).replacingOccurrences(of: "T", with: " ")
         let second = iso.dropFirst(17).prefix(2)
         return minutes + (second == "00" ? "" : ":" + second) + " UTC"

@@ -180,10 +180,7 @@ public struct StoredOverride: Sendable, Hashable {
 
     /// A moment, given in seconds since the Unix epoch, as stores record it.
     public static func time(secondsSinceEpoch: Double) -> String {
-        let milliseconds = Int((secondsSinceEpoch * 1000).rounded(.down))
-        let (seconds, remainder) = milliseconds.quotientAndRemainder(dividingBy: 1000)
-        return remainder < 0 ? Clock.timestamp(seconds: seconds - 1, milliseconds: remainder + 1000)
-            : Clock.timestamp(seconds: seconds, milliseconds: remainder)
+        Clock.timestamp(secondsSinceEpoch: secondsSinceEpoch)
     }
 
     /// Creates an override.
