@@ -18,7 +18,8 @@ import Testing
           steady: { type: bool, default: false }
         """
 
-    @Test func aStepAppliesOfflineAtItsMoment() async throws {
+    /// A server over the definitions on a manual clock, and a live remote board of it on the same clock.
+    static func live() async throws -> (TestProject, ManualClock, LiveServer, RemoteConfiguration, RemoteBoard) {
         let project = TestProject(definitions: Self.yaml)
         let clock = ManualClock()
         let board = try Board(inputs: BoardInputs(directory: project.flags, statePath: project.storePath, environment: [:]),
@@ -28,6 +29,11 @@ import Testing
         configuration.clock = clock
         let remote = RemoteBoard(configuration)
         try await waitUntil("live") { remote.status == .live }
+        return (project, clock, server, configuration, remote)
+    }
+
+    @Test func aStepAppliesOfflineAtItsMoment() async throws {
+        let (project, clock, server, configuration, remote) = try await Self.live()
         #expect(remote.bool("launch", default: true) == false)
         // The announcement rides on the flag it concerns, and on no other.
         #expect(remote.resolve("launch").metadata["switchboard.next_at"] == .string("2026-01-01T01:00:00.000Z"))
@@ -39,24 +45,15 @@ import Testing
         #expect(remote.bool("launch", default: false) == true)
         await remote.stop()
         // Started later with the cache alone: the step has passed, so it applies at once.
-        var offline = try testConfiguration(server.url, cache: project.cache, poll: nil)
-        offline.clock = clock
-        let restarted = RemoteBoard(offline)
+        let restarted = RemoteBoard(configuration)
         try await waitUntil("the cache served") { restarted.status == .cached }
         #expect(restarted.bool("launch", default: false) == true)
         await restarted.stop()
+        withExtendedLifetime(project) {}
     }
 
     @Test func aLocalOverrideThatExpiresGoesByItselfOffline() async throws {
-        let project = TestProject(definitions: Self.yaml)
-        let clock = ManualClock()
-        let board = try Board(inputs: BoardInputs(directory: project.flags, statePath: project.storePath, environment: [:]),
-                              options: BoardOptions(pollInterval: nil, clock: clock))
-        let server = try await LiveServer(board: board)
-        var configuration = try testConfiguration(server.url, cache: project.cache, poll: nil)
-        configuration.clock = clock
-        let remote = RemoteBoard(configuration)
-        try await waitUntil("live") { remote.status == .live }
+        let (project, clock, server, configuration, remote) = try await Self.live()
         try remote.setLocalOverride("steady", to: true, expiresAt: clock.date.addingTimeInterval(600))
         #expect(remote.bool("steady", default: false) == true)
         await server.stop()
@@ -72,5 +69,6 @@ import Testing
         try await waitUntil("the cache served") { restarted.status == .cached }
         #expect(restarted.bool("steady", default: true) == false)
         await restarted.stop()
+        withExtendedLifetime(project) {}
     }
 }
