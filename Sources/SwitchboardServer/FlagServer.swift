@@ -100,7 +100,8 @@ public final class FlagServer: Sendable {
         AdminRoutes(board: board, maxBodyBytes: configuration.maxBodyBytes).register(on: admin)
         UsageRoutes(board: board, usage: metrics.usage).register(on: admin)
         ConsoleRoutes(board: board, feed: feed, adminToken: configuration.adminToken,
-                      readToken: configuration.readToken, maxBodyBytes: configuration.maxBodyBytes)
+                      readToken: configuration.readToken, maxBodyBytes: configuration.maxBodyBytes,
+                      usage: metrics.usage)
             .register(on: router)
         return router
     }

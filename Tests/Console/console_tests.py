@@ -251,6 +251,35 @@ def test_history_shows_an_expiry(browser, server):
     assert "expired: true → no override" in first, first
 
 
+SCHEDULED = """\
+namespace: launch
+flags:
+  new_flow:
+    type: bool
+    default: false
+    schedule:
+      - { at: 2020-01-01T09:00:00Z, rollout: [{ value: true, weight: 10 }, { value: false, weight: 90 }] }
+      - { at: 2099-01-01T09:00:00Z, serve: true }
+"""
+
+
+@with_server(files={"launch.yaml": SCHEDULED})
+def test_a_flag_page_shows_its_schedule_and_last_evaluation(browser, server):
+    status, _, _ = server.request("POST", "/ofrep/v1/evaluate/flags/launch.new_flow",
+                                  {"context": {"targetingKey": "user-1"}})
+    assert status == 200
+    console = Page(browser, server)
+    page = console.sign_in()
+    console.select("launch.new_flow")
+    steps = page.eval_on_selector_all("#flag-schedule .timeline li",
+                                      "items => items.map(item => [item.className, item.textContent])")
+    assert [kind for kind, _ in steps] == ["past", "next"], steps
+    assert "rollout 10% true / 90% false" in steps[0][1], steps
+    assert "serve true" in steps[1][1] and "next" in steps[1][1], steps
+    facts = page.inner_text("#detail-facts")
+    assert "Last evaluated" in facts and "1 evaluations since" in facts, facts
+
+
 @with_server
 def test_the_switch_says_the_value_it_shows(browser, server):
     server.set("shop.beta_banner", True)

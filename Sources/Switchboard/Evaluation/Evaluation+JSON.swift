@@ -44,7 +44,14 @@ extension Explanation {
         ]
         if let expiresAt { object["expires_at"] = .string(expiresAt) }
         if let schedule = definition.schedule {
-            object["timeline"] = .list(schedule.steps.map { .object($0.jsonFields) })
+            // Each step as written, with whether it has taken effect at the explanation's time and what it does
+            // in words (the console draws these; it decides nothing).
+            object["timeline"] = .list(schedule.steps.map { step in
+                var fields = step.jsonFields
+                fields["past"] = .bool(step.at <= time)
+                fields["summary"] = .string(step.summary)
+                return .object(fields)
+            })
         }
         return .object(object)
     }

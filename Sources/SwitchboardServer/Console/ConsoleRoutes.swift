@@ -27,6 +27,8 @@ struct ConsoleRoutes {
     let adminToken: AccessToken?
     let readToken: AccessToken?
     let maxBodyBytes: Int
+    /// What the server saw of each key (`/v1/usage`): the flag page shows the last evaluation.
+    let usage: UsageTracker
 
     /// How many audit records an explanation searches for the key's last change.
     static let lastChangeWindow = 1000
@@ -138,6 +140,12 @@ struct ConsoleRoutes {
         // The targeting as the core describes it (rules, segments, rollouts, prerequisites, each with file:line):
         // the flag page draws it and decides nothing.
         if let targeting = TargetingDescription(entry.definition) { document["targeting"] = targeting.jsonValue }
+        if let usage = usage.usage(of: key, on: snapshot) {
+            document["usage"] = [
+                "last_evaluated": usage.lastEvaluated.map(Value.string) ?? .null,
+                "evaluations": .int(usage.evaluations), "since": .string(self.usage.sinceText),
+            ]
+        }
         if let last = board.auditLog(limit: Self.lastChangeWindow).last(where: { $0.key == key }) {
             document["lastChange"] = (try? Value(json: last.json)) ?? .null
         }

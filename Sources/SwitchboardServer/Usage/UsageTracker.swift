@@ -98,17 +98,30 @@ package final class UsageTracker: Sendable {
     package func report(on snapshot: Snapshot) -> UsageReport {
         let (keys, unknown) = state.withLock { state in
             Self.align(&state, to: snapshot)
-            let keys = state.keys.indices.map { position in
-                let last = state.lastEvaluated[position]
-                return UsageReport.KeyUsage(
-                    key: state.keys[position],
-                    lastEvaluated: last > 0 ? StoredOverride.time(secondsSinceEpoch: last) : nil,
-                    evaluations: state.evaluations[position])
-            }
+            let keys = state.keys.indices.map { Self.keyUsage(at: $0, in: state) }
             return (keys, state.unknown.map { UsageReport.UnknownKey(key: $0.key, lookups: $0.value.lookups) })
         }
         let sorted = unknown.sorted { ($0.lookups, $1.key) > ($1.lookups, $0.key) }
-        return UsageReport(since: StoredOverride.time(secondsSinceEpoch: since), keys: keys, unknown: sorted)
+        return UsageReport(since: sinceText, keys: keys, unknown: sorted)
+    }
+
+    /// One defined key's usage, as `/v1/usage` reports it: what the console's flag page shows.
+    package func usage(of key: String, on snapshot: Snapshot) -> UsageReport.KeyUsage? {
+        guard let position = snapshot.registry.position(of: key) else { return nil }
+        return state.withLock { state in
+            Self.align(&state, to: snapshot)
+            return Self.keyUsage(at: position, in: state)
+        }
+    }
+
+    /// The moment counting began, as `/v1/usage`'s `since` reports it.
+    package var sinceText: String { StoredOverride.time(secondsSinceEpoch: since) }
+
+    private static func keyUsage(at position: Int, in state: State) -> UsageReport.KeyUsage {
+        let last = state.lastEvaluated[position]
+        return UsageReport.KeyUsage(
+            key: state.keys[position], lastEvaluated: last > 0 ? StoredOverride.time(secondsSinceEpoch: last) : nil,
+            evaluations: state.evaluations[position])
     }
 
     /// Re-indexes the counts by `snapshot`'s definitions when they are not the ones counted against, carrying

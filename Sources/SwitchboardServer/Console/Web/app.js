@@ -613,6 +613,13 @@ const keyPath = (key) => encodeURIComponent(key);
     fact('Environment variable', explanation.environmentVariable);
     const stored = state.explained && state.explained.override;
     if (stored) fact('Override', 'version ' + stored.version + ', set by ' + stored.actor + ' at ' + stored.time);
+    const usage = state.explained && state.explained.usage;
+    if (usage) {
+      fact('Last evaluated', usage.last_evaluated
+        ? relativeTime(usage.last_evaluated) + ' (' + usage.evaluations + ' evaluations since ' + usage.since + ')'
+        : 'not since the server started (' + usage.since + ')');
+    }
+    renderSchedule(explanation.timeline || []);
     renderEditor(editable || flag);
     renderTargeting(flag, targeting);
     const winner = explanation.layers.find((step) => step.status === 'winner');
@@ -632,6 +639,29 @@ const keyPath = (key) => encodeURIComponent(key);
     }
     setText('explain-targeting', explanation.targeting ? 'Targeting: ' + explanation.targeting : '');
     setText('explain-variable', 'Environment variable: ' + explanation.environmentVariable);
+  }
+
+  /** The schedule's steps as the server describes them, the ones in force marked, the next one named. */
+  function renderSchedule(steps) {
+    const box = $('flag-schedule');
+    clear(box);
+    box.append(el('h3', { text: 'Schedule' }));
+    if (!steps.length) {
+      box.append(el('p', { class: 'help', id: 'flag-schedule-text',
+        text: 'No schedule: this value changes only when someone changes it.' }));
+      return;
+    }
+    const list = el('ol', { class: 'timeline' });
+    const next = steps.find((step) => !step.past);
+    for (const step of steps) {
+      const item = el('li', { class: step.past ? 'past' : step === next ? 'next' : 'coming' },
+        el('time', { datetime: step.at, title: step.at, text: new Date(step.at).toLocaleString() }), ' ',
+        el('span', { text: step.summary }));
+      if (step === next) item.append(' ', el('span', { class: 'mark', text: 'next' }));
+      if (step.past) item.append(' ', el('span', { class: 'help', text: '(took effect ' + relativeTime(step.at) + ')' }));
+      list.append(item);
+    }
+    box.append(list);
   }
 
   // ---- the flag page's targeting and history ---------------------------------------------------------------
