@@ -836,6 +836,8 @@ def test_the_targeting_view_of_search_new_ranking(browser, server):
     page.wait_for_selector("#targeting .prerequisites")
     assert "search.new_ranking" in page.inner_text("#targeting .prerequisites")
     assert "grid" in page.inner_text("#targeting .variants")
+    # Each variant with where it is written.
+    assert "search.yaml:44" in page.inner_text("#targeting .variants")
 
 
 @with_server

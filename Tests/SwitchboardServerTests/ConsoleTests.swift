@@ -123,9 +123,10 @@ import Testing
             #expect(upload["max"] == 500.0)
             let color = try #require(flags.first { $0["key"] == "app.button_color" })
             #expect(color["version"] == 0)
-            #expect(color["variants"] == [
-                ["name": "control", "value": "blue"], ["name": "treatment", "value": "green"],
-            ])
+            let variants = color["variants"]?.listValue?.compactMap(\.objectValue) ?? []
+            #expect(variants.map { [$0["name"], $0["value"]] } == [["control", "blue"], ["treatment", "green"]])
+            // Each with where its name is written.
+            #expect(variants.map { $0["location"]?.stringValue?.hasSuffix("flags/app.yaml:11:17") }.first == true)
             let gone = try #require(flags.first { $0["key"] == "old.gone" })
             #expect(gone["stale"] == true)
             #expect(upload["stale"] == nil)

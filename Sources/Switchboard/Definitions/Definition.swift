@@ -69,17 +69,30 @@ public struct Definition: Sendable {
         }
     }
 
-    /// A named value of a variant flag.
+    /// A named value of a variant flag. Two variants are equal when their names and values are: where they are
+    /// written does not count.
     public struct Variant: Sendable, Hashable {
         /// The variant's name.
         public var name: String
         /// Its value.
         public var value: Value
+        /// Where its name is written, when it comes from a definitions file.
+        public var location: SourceLocation?
 
         /// Creates a variant.
-        public init(name: String, value: Value) {
+        public init(name: String, value: Value, location: SourceLocation? = nil) {
             self.name = name
             self.value = value
+            self.location = location
+        }
+
+        /// Equal names and values.
+        public static func == (a: Variant, b: Variant) -> Bool { a.name == b.name && a.value == b.value }
+
+        /// Hashes the name and the value.
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(name)
+            hasher.combine(value)
         }
     }
 

@@ -288,7 +288,7 @@ struct DefinitionParser {
                     error(pair.value, "variant '\(name)' of \(definition.key): \(problem.message)", hint: problem.hint)
                     refused.append(name)
                 } else {
-                    definition.variants.append(.init(name: name, value: value))
+                    definition.variants.append(.init(name: name, value: value, location: pair.key.location))
                 }
             }
         }

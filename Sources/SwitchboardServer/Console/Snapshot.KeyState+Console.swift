@@ -23,7 +23,9 @@ extension Snapshot.KeyState {
         if !definition.tags.isEmpty { object["tags"] = .list(definition.tags.map(Value.string)) }
         if !definition.variants.isEmpty {
             object["variants"] = .list(definition.variants.map { variant in
-                .object(["name": .string(variant.name), "value": variant.value])
+                var fields: [String: Value] = ["name": .string(variant.name), "value": variant.value]
+                if let location = variant.location { fields["location"] = .string(String(describing: location)) }
+                return .object(fields)
             })
         }
         if let allowed = definition.allowedValues { object["values"] = .list(allowed) }

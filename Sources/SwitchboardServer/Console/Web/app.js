@@ -741,7 +741,7 @@ const keyPath = (key) => encodeURIComponent(key);
       const list = el('ul', { class: 'variants' });
       for (const variant of flag.variants) {
         list.append(el('li', null, el('strong', { text: variant.name }), ' = ',
-          el('code', { text: show(variant.value) })));
+          el('code', { text: show(variant.value) }), ' ', place(variant.location)));
       }
       box.append(el('h3', { text: 'Variants' }), list);
     }
