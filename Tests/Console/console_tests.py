@@ -222,6 +222,8 @@ def test_the_confirm_step_can_make_an_override_expire(browser, server):
     page.click("#confirm-ok")
     page.wait_for_function("() => document.querySelector('#flag-rows tr[data-key=\"shop.new_checkout\"]')"
                            ".textContent.includes('expires in 59 min')")
+    # The flag page redraws after the row: wait for it too, then read it.
+    page.wait_for_function("() => document.getElementById('detail-value').textContent.includes('expires in 59 min')")
     assert "expires in 59 min" in page.inner_text("#detail-value")
     _, document, _ = server.request("GET", "/v1/flags/shop.new_checkout")
     assert document["value"] is True and document["expires_at"].endswith("Z"), document
@@ -276,6 +278,8 @@ def test_a_flag_page_shows_its_schedule_and_last_evaluation(browser, server):
     assert [kind for kind, _ in steps] == ["past", "next"], steps
     assert "rollout 10% true / 90% false" in steps[0][1], steps
     assert "serve true" in steps[1][1] and "next" in steps[1][1], steps
+    # The value line reads "false from the default layer", with nothing after it.
+    assert page.inner_text("#detail-value").strip().endswith("from the default layer"), page.inner_text("#detail-value")
     facts = page.inner_text("#detail-facts")
     assert "Last evaluated" in facts and "1 evaluations since" in facts, facts
 
@@ -310,6 +314,8 @@ def test_escape_closes_the_panel_from_the_editor_field(browser, server):
     assert page.evaluate("document.activeElement.closest('tr').dataset.key") == "shop.upload.max_mb"
     # With a dialog open, Escape closes the dialog first and the panel stays.
     console.select("shop.new_checkout")
+    # The editor is rebuilt for the bool after the page shows the key: wait for the switch itself.
+    page.wait_for_selector("#edit-value[type=checkbox]")
     page.check("#edit-value")
     page.wait_for_selector("#confirm[open]")
     page.keyboard.press("Escape")
@@ -750,6 +756,8 @@ def test_a_deep_link_opens_the_flag_page(browser, server):
     page = console.sign_in()
     page.goto(server.url + "/#/flags/shop.upload.max_mb?tab=history")
     page.wait_for_function("() => document.getElementById('detail-key').textContent === 'shop.upload.max_mb'")
+    # The tab is shown once the page has drawn the key: wait for it rather than read it in between.
+    page.wait_for_selector("#flag-history", state="visible")
     assert page.is_visible("#flag-history") and page.is_hidden("#flag-overview")
     assert page.is_hidden("#flag-table")
     page.click(".flag-tab[data-tab=overview]")

@@ -458,9 +458,10 @@ const keyPath = (key) => encodeURIComponent(key);
     return 'expires in ' + left;
   }
 
+  /** The time an override has left, or an empty text (never `null`, which `append` would print). */
   function expiryMark(flag) {
     return flag.expires_at ? el('span', { class: 'mark', text: expiresText(flag.expires_at), title: flag.expires_at })
-      : null;
+      : '';
   }
 
   function row(flag) {
