@@ -2,7 +2,9 @@ import Foundation
 public import Switchboard
 
 extension Explanation {
-    /// The explanation as text: a header, one line per layer (highest first), and the verdict.
+    /// The explanation as text: a header, one line per layer (highest first), what the targeting did for the
+    /// context and what it is (rules, rollouts, prerequisites, as the web console's flag page shows them), the
+    /// schedule, and the verdict.
     public func rendered(terminal: Terminal) -> String {
         var out = terminal.bold(key) + " (\(definition.kind.rawValue), \(definition.type.rawValue))"
         if let description = definition.description { out += " — \(description)" }
@@ -27,6 +29,7 @@ extension Explanation {
             out += line + "\n"
         }
         if let targeting { out += "  targeting: \(targeting)\n" }
+        if let description = TargetingDescription(definition) { out += description.rendered(terminal: terminal) }
         out += renderedTimeline(terminal: terminal)
         if resolution.isDisabled {
             return out + "value: none (\(Message.disabled.text))\n"

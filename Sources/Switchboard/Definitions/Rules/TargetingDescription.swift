@@ -148,6 +148,11 @@ package struct TargetingDescription: Sendable {
         return "\(attribute) \(symbol) \(pair[1].json)"
     }
 
+    /// Where a part is written, as every face shows it: `file:line`.
+    package static func place(_ location: SourceLocation) -> String {
+        "\(location.file):\(location.line)"
+    }
+
     /// The description as JSON, for the console's flag page (`GET /console/api/flags/{key}/targeting`).
     package var jsonValue: Value {
         func served(_ item: Served) -> Value {
@@ -159,7 +164,7 @@ package struct TargetingDescription: Sendable {
             }
             return .object(object)
         }
-        func place(_ location: SourceLocation) -> Value { .string("\(location.file):\(location.line)") }
+        func place(_ location: SourceLocation) -> Value { .string(Self.place(location)) }
         var document: [String: Value] = [
             "rules": .list(rules.map { rule in
                 var object: [String: Value] = [
