@@ -5,10 +5,14 @@
 //
 //     SwitchboardEmbed --output ConsoleAssets+Embedded.swift FILE…
 //
-// Each file becomes a `ConsoleAsset` with its name, a hash of its content (FNV-1a, 64 bits) and its text. The hash
-// goes into the name the page links to (`app.js` → `app.5c1f0e2a9d3b7c64.js`), so those names can be cached for
-// a year: a new binary with a changed script links a new name. In HTML files every `"/console/NAME"` of another
-// embedded file is rewritten to its hashed name, so the page in the repository links the plain names.
+// Each file becomes a `ConsoleAsset` with its name, a hash of its content (FNV-1a, 64 bits) and its bytes in
+// base64. The hash goes into the name the page links to (`app.js` → `app.5c1f0e2a9d3b7c64.js`), so those names
+// can be cached for a year: a new binary with a changed script links a new name. In HTML files every
+// `"/console/NAME"` of another embedded file is rewritten to its hashed name, so the page in the repository links
+// the plain names.
+//
+// Every literal the tool writes (base64, hex digits, file names it has checked) is made of characters that need no
+// escaping: the tool keeps no Swift string escaping of its own beside the code generator's (`SwiftLiteral`).
 
 import Foundation
 
@@ -34,23 +38,10 @@ func hashedName(_ name: String, hash: String) -> String {
     return "\(name[..<dot]).\(hash)\(name[dot...])"
 }
 
-/// The text as a one-line Swift string literal that reads back to exactly the same characters.
-func swiftLiteral(_ text: String) -> String {
-    var out = "\""
-    out.reserveCapacity(text.utf8.count + text.utf8.count / 8)
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\\": out += "\\\\"
-        case "\"": out += "\\\""
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        case _ where scalar.value < 0x20 || scalar.value == 0x7f:
-            out += "\\u{\(String(scalar.value, radix: 16))}"
-        default: out.unicodeScalars.append(scalar)
-        }
-    }
-    return out + "\""
+/// Whether a file name can be written between quotes as it is: letters, digits, `.`, `-` and `_`.
+func isPlainName(_ name: String) -> Bool {
+    let plain = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_")
+    return !name.isEmpty && name.allSatisfy(plain.contains)
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -68,6 +59,9 @@ var files: [File] = []
 for url in inputs {
     guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8)
     else { fail("\(url.path): cannot read it as UTF-8 text") }
+    guard isPlainName(url.lastPathComponent) else {
+        fail("\(url.path): a web file's name is letters, digits, '.', '-' and '_' only")
+    }
     files.append(File(name: url.lastPathComponent, text: text))
 }
 let names = Set(files.map(\.name))
@@ -97,9 +91,9 @@ var source = """
     """
 for file in files {
     let hash = hashes[file.name]!
-    source += "        ConsoleAsset(name: \(swiftLiteral(file.name)), hashedName: "
-        + "\(swiftLiteral(hashedName(file.name, hash: hash))), hash: \(swiftLiteral(hash)),\n"
-        + "                     text: \(swiftLiteral(file.text))),\n"
+    source += "        ConsoleAsset(name: \"\(file.name)\", hashedName: \"\(hashedName(file.name, hash: hash))\", "
+        + "hash: \"\(hash)\",\n"
+        + "                     base64: \"\(Data(file.text.utf8).base64EncodedString())\"),\n"
 }
 source += "    ]\n}\n"
 

@@ -1,3 +1,6 @@
+import Foundation
+import NIOCore
+
 /// The console's page, script, styles and icon, compiled into the binary: no file is read at run time, so a
 /// `switchboard` copied alone to another machine serves the whole console.
 ///
@@ -34,7 +37,17 @@ struct ConsoleAsset: Sendable {
     /// The content hash: the `ETag`, and what changes the hashed name.
     let hash: String
     /// The content, as built (in a page, links to the other files already carry their hashed names).
-    let text: StaticString
+    let bytes: ByteBuffer
+
+    /// An embedded file whose content the build wrote in base64, which needs no escaping in a Swift literal.
+    init(name: String, hashedName: String, hash: String, base64: StaticString) {
+        self.name = name
+        self.hashedName = hashedName
+        self.hash = hash
+        let encoded = UnsafeRawBufferPointer(start: base64.utf8Start, count: base64.utf8CodeUnitCount)
+        // The build wrote the base64 itself; content that does not decode would be a broken build, not an input.
+        bytes = ByteBuffer(bytes: Data(base64Encoded: Data(encoded))!)
+    }
 
     /// The `Content-Type` of its extension.
     var contentType: String {

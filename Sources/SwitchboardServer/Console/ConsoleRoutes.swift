@@ -71,8 +71,7 @@ struct ConsoleRoutes {
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = asset.contentType
-        let bytes = UnsafeRawBufferPointer(start: asset.text.utf8Start, count: asset.text.utf8CodeUnitCount)
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: asset.bytes))
     }
 
     /// `GET /console/api/session`.
