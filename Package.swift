@@ -49,6 +49,10 @@ let package = Package(
         // `switchboard refs`: reads Swift sources with Swift's own parser. Only SwitchboardReferences and the
         // commands on it link it; the core library and the server never do.
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        // Sign-in through an identity provider: ID tokens and JWTs verified against the issuer's JWKS. SHA-256 of
+        // access tokens comes from swift-crypto, already in the graph through postgres-nio.
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"6.0.0"),
     ],
     targets: [
         // libyaml, the system library (Debian: libyaml-dev).
@@ -172,6 +176,8 @@ let package = Package(
             name: "SwitchboardServer",
             dependencies: [
                 "Switchboard",
+                // The access file: people, tokens and roles, read with positions for its diagnostics.
+                "YAML",
                 "Locking",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -184,6 +190,11 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                // Discovery, the JWKS and the token endpoint of an identity provider.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             plugins: ["SwitchboardConsoleAssetsPlugin"]
         ),
@@ -272,6 +283,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                // A small identity provider inside the tests: discovery, keys it rotates, a token endpoint.
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ],
             resources: [.copy("Fixtures")]
         ),

@@ -38,6 +38,11 @@ struct ServeCommand: AsyncParsableCommand {
                                + "$SWITCHBOARD_READ_TOKEN; none: OFREP is open).", valueName: "path"))
     var readTokenFile: String?
 
+    @Option(help: ArgumentHelp("The access file: people with their own tokens and roles, and sign-in through an "
+                               + "identity provider (default: $SWITCHBOARD_ACCESS_FILE). Watched: changes take "
+                               + "effect without a restart.", valueName: "path"))
+    var accessFile: String?
+
     @Option(help: ArgumentHelp("The largest request body accepted, in bytes; larger ones get 413.",
                                valueName: "bytes"))
     var maxBodyBytes = ServerConfiguration.defaultMaxBodyBytes
@@ -106,9 +111,20 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.headerTimeout = .milliseconds(Int64((headerTimeout * 1000).rounded()))
             configuration.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
             configuration.maxConnections = maxConnections
+            configuration.accessFile = accessFile ?? ProcessInfo.processInfo.environment["SWITCHBOARD_ACCESS_FILE"]
+                .flatMap { $0.isEmpty ? nil : $0 }
         } catch {
             Terminal.standardError.write("error: \(error)\n")
             throw ExitCode(1)
+        }
+        if let path = configuration.accessFile {
+            // Checked here too, so its mistakes print as `validate` prints a definition's, before anything listens.
+            do {
+                _ = try AccessFile.load(path: path)
+            } catch {
+                for diagnostic in error.diagnostics { Terminal.standardError.print(diagnostic: diagnostic) }
+                throw ExitCode(1)
+            }
         }
         let server = FlagServer(board: try openWatchedBoard(), configuration: configuration, logger: logger)
         do {

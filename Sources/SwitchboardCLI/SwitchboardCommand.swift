@@ -19,7 +19,7 @@ struct SwitchboardCommand: AsyncParsableCommand {
             ValidateCommand.self, ListCommand.self, GetCommand.self, ExplainCommand.self, SetCommand.self,
             ResetCommand.self, LogCommand.self, StoreCommand.self, ReplCommand.self, ServeCommand.self,
             GenerateCommand.self, RefsCommand.self, StaleCommand.self, RetireCommand.self, DiffCommand.self,
-            VersionCommand.self,
+            AccessCommand.self, VersionCommand.self,
         ]
     )
 

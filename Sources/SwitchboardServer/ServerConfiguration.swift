@@ -16,6 +16,10 @@ public struct ServerConfiguration: Sendable {
     /// The token OFREP routes require (as `Authorization: Bearer <token>` or `X-API-Key: <token>`); `nil` leaves
     /// them open. The admin token is accepted there too.
     public var readToken: AccessToken?
+    /// The access file (`serve --access-file`): people with their own tokens and roles, and sign-in through an
+    /// identity provider; watched, so changes take effect without a restart. `nil`: only the two tokens above.
+    /// With one, OFREP needs a token too unless the file says `anonymous_read: true`.
+    public var accessFile: String?
     /// The largest request body accepted, in bytes; a larger one gets 413.
     public var maxBodyBytes: Int
     /// How often an idle event stream gets a comment line, which keeps proxies from closing it and lets the

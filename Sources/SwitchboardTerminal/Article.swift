@@ -16,6 +16,7 @@ public enum Article: String, CaseIterable, Sendable {
     case reviewing = "Switchboard/Documentation.docc/ReviewingFlagChanges.md"
     case retiring = "Switchboard/Documentation.docc/RetiringFlags.md"
     case server = "SwitchboardServer/Documentation.docc/RunningTheServer.md"
+    case access = "SwitchboardServer/Documentation.docc/WhoMayChangeWhat.md"
 
     /// The article's title, as its catalog shows it.
     public var title: String {
@@ -33,6 +34,7 @@ public enum Article: String, CaseIterable, Sendable {
         case .reviewing: "Reviewing flag changes"
         case .retiring: "Retiring flags"
         case .server: "Running the server"
+        case .access: "Who may change what"
         }
     }
 

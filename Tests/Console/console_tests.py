@@ -77,6 +77,15 @@ REPOSITORY = {name: open(os.path.join(REPOSITORY_FLAGS, name)).read()
               for name in os.listdir(REPOSITORY_FLAGS) if name.endswith(".yaml")}
 
 
+# The issue's figure for a live change from another process, in milliseconds from its write returning.
+LIVE_MS = 1000
+
+
+def record_figure(what, seconds):
+    """Prints a measured figure under the test's line, so a run shows how close it came to its limit."""
+    print(f"     {what}: {seconds * 1000:.0f} ms", flush=True)
+
+
 def with_server(test=None, **server_options):
     """Runs `test(browser, server)` against a fresh server over FILES, and stops it afterwards."""
     def decorate(function):
@@ -649,13 +658,12 @@ def test_a_change_from_switchboard_set_appears_live(browser, server):
     console = Page(browser, server)
     page = console.sign_in()
     page.wait_for_selector("#live.on")
-    start = time.time()
-    result = server.cli("set", "shop.upload.max_mb", "77")
-    assert result.returncode == 0, result.stderr
+    written = server.cli_write("set", "shop.upload.max_mb", "77")
     page.wait_for_function("() => document.querySelector('#flag-rows tr[data-key=\"shop.upload.max_mb\"] td.value')"
-                           ".textContent.startsWith('77')", timeout=3000)
-    elapsed = time.time() - start
-    assert elapsed < 2.0, elapsed
+                           ".textContent.startsWith('77')", timeout=LIVE_MS)
+    elapsed = time.monotonic() - written
+    record_figure("live change, list", elapsed)
+    assert elapsed < LIVE_MS / 1000, elapsed
     assert "flash" in (console.row("shop.upload.max_mb").get_attribute("class") or "")
     assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
 
@@ -858,14 +866,18 @@ def test_a_live_change_reaches_the_list_and_an_open_flag_page(browser, server):
     other.wait_for_selector("#explain-rows tr")
     page.wait_for_selector("#live.on")
     other.wait_for_selector("#live.on")
-    started = time.time()
-    result = server.cli("set", "shop.upload.max_mb", "321")
-    assert result.returncode == 0, result.stderr
+    # The issue's figure: within a second of the other process's write returning (its start is not counted).
+    written = server.cli_write("set", "shop.upload.max_mb", "321")
     page.wait_for_function("() => document.querySelector('#flag-rows tr[data-key=\"shop.upload.max_mb\"] td.value')"
-                           ".textContent.startsWith('321')", timeout=3000)
+                           ".textContent.startsWith('321')", timeout=LIVE_MS)
+    on_list = time.monotonic() - written
+    left = max(1, LIVE_MS - on_list * 1000)
     other.wait_for_function("() => document.getElementById('detail-value').textContent.startsWith('321')",
-                            timeout=3000)
-    assert time.time() - started < 3
+                            timeout=left)
+    on_page = time.monotonic() - written
+    record_figure("live change, list", on_list)
+    record_figure("live change, flag page", on_page)
+    assert on_page < LIVE_MS / 1000, (on_list, on_page)
 
 
 @with_server

@@ -117,6 +117,19 @@ class Server:
                               capture_output=True, text=True, env=clean_environment({"SWITCHBOARD_ACTOR": actor}),
                               timeout=30)
 
+    def cli_write(self, *args, actor="cli-user"):
+        """Runs a writing command (`set`, `reset`) of the command line as another process, and returns the moment
+        its write returned (`time.monotonic()`), process start not included: the command prints its line right
+        after the write, and `stdbuf -oL` sends that line at once instead of at the process's exit."""
+        process = subprocess.Popen(["stdbuf", "-oL", BINARY, *args, "--flags", self.flags, "--state", self.state],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   env=clean_environment({"SWITCHBOARD_ACTOR": actor}))
+        line = process.stdout.readline()
+        written = time.monotonic()
+        _, errors = process.communicate(timeout=30)
+        assert process.returncode == 0 and line, (process.returncode, line, errors)
+        return written
+
     def rss_kib(self):
         with open(f"/proc/{self.process.pid}/status") as status:
             for line in status:

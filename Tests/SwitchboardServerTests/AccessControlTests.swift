@@ -95,10 +95,12 @@ import Testing
             let refused = try await client.send(.post, "/ofrep/v1/evaluate/flags/app.ratio",
                                                    body: emptyContext)
             #expect(try refused.json == [
-                "errorCode": "GENERAL", "errorDetails": "this server needs a read token",
+                "errorCode": "GENERAL", "errorDetails": "this server needs a token",
             ])
-            // The read token opens OFREP only.
-            #expect(try await adminStatus(client, "Bearer read-secret") == .forbidden)
+            // The read token is the built-in reader: the admin API's GET routes, and no write.
+            #expect(try await adminStatus(client, "Bearer read-secret") == .ok)
+            #expect(try await adminStatus(client, "Bearer read-secret", method: .put, uri: "/v1/overrides/app.ratio",
+                                          body: .json(#"{"value":2}"#)) == .forbidden)
         }
     }
 

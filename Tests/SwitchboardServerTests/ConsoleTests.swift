@@ -71,11 +71,13 @@ import Testing
     @Test func aSessionSaysWhatTheTokenMayDo() async throws {
         try await withClient(read: "read-secret") { client in
             let admin = try await client.send(.get, "/console/api/session", headers: Self.bearer("admin-secret"))
-            #expect(try admin.json.objectValue?["access"] == "admin")
+            #expect(try admin.json.objectValue?["user"]?.objectValue?["name"] == "admin-token")
+            #expect(try admin.json.objectValue?["user"]?.objectValue?["role"] == "admin")
             #expect(try admin.json.objectValue?["canWrite"] == true)
             #expect(try admin.json.objectValue?["readOnlyReason"] == .null)
             let read = try await client.send(.get, "/console/api/session", headers: Self.bearer("read-secret"))
-            #expect(try read.json.objectValue?["access"] == "read")
+            #expect(try read.json.objectValue?["user"]?.objectValue?["name"] == "read-token")
+            #expect(try read.json.objectValue?["user"]?.objectValue?["role"] == "read")
             #expect(try read.json.objectValue?["canWrite"] == false)
             let wrong = try await client.send(.get, "/console/api/session", headers: Self.bearer("guess"))
             #expect(wrong.status == .forbidden)
@@ -89,7 +91,7 @@ import Testing
             let session = try await client.send(.get, "/console/api/session")
             #expect(session.status == .ok)
             let json = try session.json.objectValue ?? [:]
-            #expect(json["access"] == "open")
+            #expect(json["user"]?.objectValue?["source"] == "anonymous")
             #expect(json["canWrite"] == false)
             #expect(json["readOnlyReason"]?.stringValue?.contains("SWITCHBOARD_ADMIN_TOKEN") == true)
             #expect(json["store"]?.objectValue?["kind"] == "file")

@@ -55,7 +55,7 @@ import Testing
         }
     }
 
-    @Test func needsTheAdminToken() async throws {
+    @Test func needsAToken() async throws {
         try await LiveServer.with(project, configure: {
             $0.adminToken = AccessToken("admin-secret")
             $0.readToken = AccessToken("read-secret")
@@ -63,8 +63,11 @@ import Testing
             try await TestClient.withClient(host: "127.0.0.1", port: live.port) { client in
                 let none = try await client.get("/v1/usage")
                 #expect(none.status == .unauthorized)
+                // A GET route: the role read may use it.
                 let read = try await client.get("/v1/usage", headers: [.authorization: "Bearer read-secret"])
-                #expect(read.status == .forbidden)
+                #expect(read.status == .ok)
+                let wrong = try await client.get("/v1/usage", headers: [.authorization: "Bearer guess"])
+                #expect(wrong.status == .forbidden)
                 let admin = try await client.get("/v1/usage", headers: Self.authorization)
                 #expect(admin.status == .ok)
             }

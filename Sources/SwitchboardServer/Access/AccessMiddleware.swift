@@ -2,57 +2,24 @@ import HTTPTypes
 import Hummingbird
 import Switchboard
 
-/// Lets a request through to a group of routes only with the right token.
+/// Lets a request through to a group of routes only with a credential ``AccessControl`` accepts, and tells the
+/// routes who sent it (`ServerContext.principal`).
 ///
-/// A request with no credentials gets 401 (with `WWW-Authenticate`), one with a wrong token 403. The admin API
-/// takes only `Authorization: Bearer`; OFREP also takes `X-API-Key`, the spec's other scheme, and is open when
-/// no read token is configured.
+/// A request without a needed credential gets 401 (with `WWW-Authenticate`), one with a credential the server
+/// does not know 403. The admin API and the console take `Authorization: Bearer`; OFREP also takes `X-API-Key`, the
+/// spec's other scheme. What a principal may write is checked by the routes that write.
 struct AccessMiddleware: RouterMiddleware {
     typealias Context = ServerContext
 
-    /// Which routes the middleware guards.
-    enum Scope {
-        /// OFREP evaluation and its event stream.
-        case read
-        /// The admin API.
-        case admin
-    }
-
-    let scope: Scope
-    let adminToken: AccessToken?
-    let readToken: AccessToken?
+    let access: AccessControl
+    let scope: AccessControl.Scope
 
     func handle(
         _ request: Request, context: ServerContext, next: (Request, ServerContext) async throws -> Response
     ) async throws -> Response {
-        switch scope {
-        case .read:
-            guard let readToken else { return try await next(request, context) }
-            let presented = Self.bearer(in: request) ?? request.headers[Self.apiKey]
-            guard let presented else { throw refusal(.unauthorized, "this server needs a read token") }
-            guard readToken.matches(presented) || adminToken?.matches(presented) == true else {
-                throw refusal(.forbidden, "the token is not valid here")
-            }
-        case .admin:
-            guard let adminToken else {
-                throw refusal(.forbidden, "the admin API is off: no admin token is configured",
-                              hint: "set SWITCHBOARD_ADMIN_TOKEN or pass --admin-token-file when starting the server")
-            }
-            guard let presented = Self.bearer(in: request) else {
-                throw refusal(.unauthorized, "the admin API needs 'Authorization: Bearer <token>'")
-            }
-            guard adminToken.matches(presented) else { throw refusal(.forbidden, "the admin token is not valid") }
-        }
+        var context = context
+        context.principal = try await access.principal(of: request, context: context, scope: scope)
         return try await next(request, context)
-    }
-
-    private func refusal(_ status: HTTPResponse.Status, _ message: String, hint: String? = nil) -> ServerError {
-        var error: ServerError = switch scope {
-        case .read: .ofrep(status, code: "GENERAL", details: message)
-        case .admin: .admin(status, message, hint: hint)
-        }
-        if status == .unauthorized { error.headers[.wwwAuthenticate] = "Bearer" }
-        return error
     }
 
     static let apiKey = HTTPField.Name("X-API-Key")!

@@ -9,12 +9,14 @@ import Switchboard
 /// None needs a token: probes and scrapers run without one, and none reveals a flag's value.
 struct HealthRoutes {
     let board: Board
+    /// Who may use the server: `/healthz` says when the access file on disk is invalid (the last good one stays).
+    let access: AccessControl
     /// What `/metrics` renders; `nil`: the figures go elsewhere, and `/metrics` says so with a 404.
     let prometheus: PrometheusCollectorRegistry?
 
     func register(on router: Router<ServerContext>) {
         router.get("healthz") { _, _ in
-            Response.json(Self.health(of: board).json)
+            Response.json(Self.health(of: board, access: access).json)
         }
         router.get("metrics") { _, _ in
             guard let prometheus else {
@@ -32,7 +34,7 @@ struct HealthRoutes {
 
     /// The health document. `degraded` still answers 200: the server is serving, from the last good definitions,
     /// and a probe that restarted it would only lose those.
-    static func health(of board: Board) -> Value {
+    static func health(of board: Board, access: AccessControl) -> Value {
         // One reading of the status, so the fields agree with each other.
         let status = board.health
         let errors = status.reloadErrors
@@ -45,6 +47,14 @@ struct HealthRoutes {
         ]
         if !errors.isEmpty { object["reloadErrors"] = .list(errors.map { .string($0.description) }) }
         if let storeProblem = status.storeProblem { object["storeError"] = .string(storeProblem.description) }
+        if let accessHealth = access.health {
+            var file: [String: Value] = ["path": .string(accessHealth.path), "people": .int(accessHealth.people)]
+            if let problem = accessHealth.problem {
+                file["error"] = .string(problem)
+                object["status"] = "degraded"
+            }
+            object["accessFile"] = .object(file)
+        }
         return .object(object)
     }
 }

@@ -37,6 +37,7 @@ final class ServerMetrics: Sendable {
     private let evaluations: [Counter]
     private let errors: [Counter]
     private let requests = Locked<[Int: Counter]>([:])
+    private let authFailures = Locked<[String: Counter]>([:])
     private let keyed = Locked(KeyedCounters())
     /// The OFREP latency of a single evaluation, and of a bulk one.
     let singleLatency: CoreMetrics.Timer
@@ -169,6 +170,19 @@ final class ServerMetrics: Sendable {
             let counter = Counter(label: "switchboard_http_requests_total", dimensions: [("status", "\(status)")],
                                   factory: factory)
             requests[status] = counter
+            return counter
+        }
+        counter.increment()
+    }
+
+    /// Counts a refused credential (`switchboard_auth_failures_total{reason}`): `unknown_token`, `rate_limited`, or
+    /// what the identity provider's verification found (`expired`, `bad_signature`, …).
+    func recordAuthFailure(reason: String) {
+        let counter = authFailures.withLock { counters in
+            if let counter = counters[reason] { return counter }
+            let counter = Counter(label: "switchboard_auth_failures_total", dimensions: [("reason", reason)],
+                                  factory: factory)
+            counters[reason] = counter
             return counter
         }
         counter.increment()
