@@ -29,6 +29,7 @@ public final class FlagServer: Sendable {
     let logger: Logger
     let metrics: ServerMetrics
     let feed: ChangeFeed
+    let access: AccessControl
     private let lifecycle = Locked(Lifecycle())
 
     private struct Lifecycle {
@@ -54,6 +55,11 @@ public final class FlagServer: Sendable {
         self.logger = logger
         metrics = ServerMetrics(factory: board.metricsFactory)
         feed = ChangeFeed(board: board, metrics: metrics, logger: logger, heartbeat: configuration.heartbeatInterval)
+        access = AccessControl(adminToken: configuration.adminToken, readToken: configuration.readToken,
+                               accessFile: configuration.accessFile, metrics: metrics, logger: logger,
+                               makeIdentity: { [metrics] settings in
+            OIDCSignIn(settings: settings, metrics: metrics, logger: logger)
+        })
     }
 
     /// The port the server listens on — the one the system chose when configured with port 0 — or `nil` while it
@@ -84,23 +90,20 @@ public final class FlagServer: Sendable {
             router.add(middleware: TracingMiddleware())
         }
         router.add(middleware: MetricsMiddleware(metrics: metrics))
-        HealthRoutes(board: board, prometheus: configuration.prometheus).register(on: router)
+        HealthRoutes(board: board, access: access, prometheus: configuration.prometheus).register(on: router)
         let ofrep = router.group("ofrep/v1")
-        // Open OFREP skips the middleware altogether: one hop less on the path every evaluation takes.
-        if configuration.readToken != nil {
-            ofrep.add(middleware: AccessMiddleware(scope: .read, adminToken: configuration.adminToken,
-                                                   readToken: configuration.readToken))
+        // A server with no token at all skips the middleware on OFREP altogether: one hop less on the path every
+        // evaluation takes.
+        if access.isConfigured {
+            ofrep.add(middleware: AccessMiddleware(access: access, scope: .ofrep))
         }
         OFREPRoutes(board: board, metrics: metrics, feed: feed, maxBodyBytes: configuration.maxBodyBytes,
                     traceValues: configuration.traceValues)
             .register(on: ofrep)
-        let admin = router.group("v1")
-            .add(middleware: AccessMiddleware(scope: .admin, adminToken: configuration.adminToken,
-                                              readToken: configuration.readToken))
+        let admin = router.group("v1").add(middleware: AccessMiddleware(access: access, scope: .admin))
         AdminRoutes(board: board, maxBodyBytes: configuration.maxBodyBytes).register(on: admin)
         UsageRoutes(board: board, usage: metrics.usage).register(on: admin)
-        ConsoleRoutes(board: board, feed: feed, adminToken: configuration.adminToken,
-                      readToken: configuration.readToken, maxBodyBytes: configuration.maxBodyBytes,
+        ConsoleRoutes(board: board, feed: feed, access: access, maxBodyBytes: configuration.maxBodyBytes,
                       usage: metrics.usage)
             .register(on: router)
         return router
@@ -113,10 +116,15 @@ public final class FlagServer: Sendable {
     ///   last, so they see every request.
     /// - Throws: when the server cannot bind its address.
     public func run(alongside services: [any Service] = []) async throws {
+        if let failure = access.startupFailure {
+            let error = StartError(description: "the access file is invalid:\n\(failure.description)")
+            finishWaiting(with: error)
+            throw error
+        }
         // Services shut down in reverse order: the feed first, which ends the event streams, so the HTTP server
         // is not left waiting on responses that never finish; the caller's services last.
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: services + [makeApplication(), feed],
+            services: services + [makeApplication(), feed, access],
             gracefulShutdownSignals: configuration.handlesSignals ? [.sigterm, .sigint] : [],
             logger: logger))
         let stopAlreadyRequested = lifecycle.withLock { state in
@@ -173,7 +181,8 @@ public final class FlagServer: Sendable {
             return state.waiters
         }
         for waiter in waiters { waiter.resume(returning: port) }
-        let admin = configuration.adminToken == nil ? "off (no admin token)" : "on"
+        let admin = access.path.map { "with the access file \($0)" }
+            ?? (configuration.adminToken == nil ? "off (no admin token)" : "on")
         logger.info("""
             listening on http://\(configuration.host):\(port) — \(board.registry.count) definitions from \
             \(board.directory), revision \(board.revision); OFREP at /ofrep/v1, admin API at /v1 \(admin), \

@@ -88,7 +88,10 @@ import Testing
             #expect(text.status == .ok)
             #expect(board.resolve("app.theme").value == ["dark": false])
         }
-        #expect(board.auditLog().map(\.actor) == ["alice", "admin-api"])
+        // The audit records who the token says sent it; a name in the body is kept beside it, never instead.
+        #expect(board.auditLog().map(\.actor) == ["admin-token", "admin-token"])
+        #expect(board.auditLog().map(\.claimedActor) == ["alice", nil])
+        #expect(board.auditLog().map(\.verified) == [true, true])
         // Another board on the same store sees the override: it was persisted, not only applied.
         #expect(try project.board().resolve("app.ratio").value == 2.0)
     }
@@ -136,7 +139,8 @@ import Testing
             #expect(response.status == .ok)
             #expect(try response.json == ["key": "app.ratio", "value": 1.0, "layer": "default", "reason": "STATIC"])
         }
-        #expect(board.auditLog().last?.actor == "bob")
+        #expect(board.auditLog().last?.actor == "admin-token")
+        #expect(board.auditLog().last?.claimedActor == "bob")
         #expect(board.auditLog().last?.new == nil)
     }
 

@@ -3,7 +3,9 @@ import HTTPTypes
 import Hummingbird
 import Switchboard
 
-/// The admin API under `/v1`, behind the admin token.
+/// The admin API under `/v1`, behind ``AccessControl``: every route needs a credential; `GET` routes the role
+/// `read`, writes a role that covers the key (`write` in its namespaces, or `admin`), and `DELETE /v1/overrides`
+/// the role `admin` (403 with the reason otherwise).
 ///
 /// | route | answers |
 /// |---|---|
@@ -12,11 +14,13 @@ import Switchboard
 /// | `PUT /v1/overrides/{key}` | 200 the new resolution; 400 refused value, 404 unknown key, 413 too large |
 /// | `PUT /v1/overrides/{key}?dry_run=1` | the same answer as the write, and nothing written |
 /// | `DELETE /v1/overrides/{key}` | 200 the resolution without the override, 404 unknown key |
+/// | `DELETE /v1/overrides` | 200 `{"version": V}`: every runtime override removed (`reset --all`); admin only |
 /// | `GET /v1/audit?limit=N` | 200 the last N audit records (default 100), oldest first |
 ///
 /// A `PUT` body is `{"value": <JSON>}`, typed JSON checked against the definition, or `{"text": "…"}`, parsed
-/// by the key's type exactly as `switchboard set KEY TEXT` parses it; either may carry `"actor"` for the audit
-/// log (an `actor` query parameter works for `DELETE`), and `"expires_at"`, an RFC 3339 time with a zone after now,
+/// by the key's type exactly as `switchboard set KEY TEXT` parses it. The audit records the verified sender (the
+/// person of the token, `admin-token`, or the identity provider's name claim); an `"actor"` in the body (or an
+/// `actor` query parameter for `DELETE`) is kept beside it as `claimed_actor`, never instead of it. A body may carry `"expires_at"`, an RFC 3339 time with a zone after now,
 /// when the override stops counting (400 for a time without a zone or in the past). A refused value writes nothing.
 /// With `?dry_run=1` a `PUT` checks everything a write checks (the value against the definition, `If-Match`,
 /// `expires_at`) and answers as the write would, without writing: the console asks it before its confirm step.
@@ -26,9 +30,6 @@ import Switchboard
 /// version N, answering 412 when someone else changed it first. `GET /v1/flags` and `GET /v1/audit` carry the
 /// store's version.
 struct AdminRoutes {
-    /// The actor recorded when a request names none.
-    static let defaultActor = "admin-api"
-
     let board: Board
     let maxBodyBytes: Int
 
@@ -37,6 +38,7 @@ struct AdminRoutes {
         group.get("flags/**", use: explain)
         group.put("overrides/**", use: setOverride)
         group.delete("overrides/**", use: removeOverride)
+        group.delete("overrides", use: removeAll)
         group.get("audit", use: audit)
     }
 
@@ -73,7 +75,10 @@ struct AdminRoutes {
         guard case .object(let body)? = try? Value(jsonBytes: bytes) else {
             throw ServerError.admin(.badRequest, usage, hint: "for example {\"value\": 100, \"actor\": \"alice\"}")
         }
-        let actor = body["actor"]?.stringValue ?? Self.actor(in: request)
+        let principal = try ConsoleRoutes.principal(of: context)
+        try AccessControl.checkWrite(key, by: principal)
+        let claimed = body["actor"]?.stringValue ?? Self.claimedActor(in: request)
+        let attribution = Self.attribution(principal, claimed: claimed)
         let expected = try Self.expectedVersion(in: request)
         let expiresAt = try expiry(in: body)
         if Self.isDryRun(request) {
@@ -82,9 +87,9 @@ struct AdminRoutes {
         do {
             switch (body["value"], body["text"]) {
             case (let value?, nil):
-                try board.set(key, to: value, actor: actor, expiresAt: expiresAt, expectedVersion: expected)
+                try board.set(key, to: value, as: attribution, expiresAt: expiresAt, expectedVersion: expected)
             case (nil, .string(let text)?):
-                try board.set(key, text: text, actor: actor, expiresAt: expiresAt, expectedVersion: expected)
+                try board.set(key, text: text, as: attribution, expiresAt: expiresAt, expectedVersion: expected)
             default:
                 throw ServerError.admin(.badRequest, usage)
             }
@@ -159,13 +164,30 @@ struct AdminRoutes {
     /// `DELETE /v1/overrides/{key}`.
     @Sendable func removeOverride(_ request: Request, context: ServerContext) async throws -> Response {
         let key = Self.key(in: context)
+        let principal = try ConsoleRoutes.principal(of: context)
+        try AccessControl.checkWrite(key, by: principal)
         let expected = try Self.expectedVersion(in: request)
         do {
-            try board.reset(key, actor: Self.actor(in: request), expectedVersion: expected)
+            try board.reset(key, as: Self.attribution(principal, claimed: Self.claimedActor(in: request)),
+                            expectedVersion: expected)
         } catch {
             throw refusal(error)
         }
         return tagged(Response.json(board.resolve(key).jsonValue(key: key).json), key: key)
+    }
+
+    /// `DELETE /v1/overrides`: every runtime override removed in one write, as `switchboard reset --all`.
+    @Sendable func removeAll(_ request: Request, context: ServerContext) async throws -> Response {
+        let principal = try ConsoleRoutes.principal(of: context)
+        try AccessControl.checkAdmin(principal, doing: "remove every override")
+        let version: UInt64
+        do {
+            version = try board.resetAll(as: Self.attribution(principal, claimed: Self.claimedActor(in: request)))
+        } catch {
+            throw refusal(error)
+        }
+        let document: Value = ["version": .int(Int(clamping: version))]
+        return tagged(Response.json(document.json), version: version)
     }
 
     /// `GET /v1/audit`.
@@ -211,8 +233,14 @@ struct AdminRoutes {
         PathKey.decode(context.parameters[Parameters.recursiveCaptureKey] ?? "")
     }
 
-    private static func actor(in request: Request) -> String {
-        request.uri.queryParameters["actor"].map(String.init) ?? defaultActor
+    /// The name a request claims for the audit: the `actor` query parameter.
+    private static func claimedActor(in request: Request) -> String? {
+        request.uri.queryParameters["actor"].map(String.init)
+    }
+
+    /// What the audit records for a write by `principal`: the verified name, with the claimed one beside it.
+    static func attribution(_ principal: Principal, claimed: String?) -> Attribution {
+        Attribution(actor: principal.name, claimedActor: claimed, verified: principal.isVerified)
     }
 
     private func unknownKey(_ key: String) -> ServerError {

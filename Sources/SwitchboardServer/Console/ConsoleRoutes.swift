@@ -10,6 +10,7 @@ import Switchboard
 /// | `GET /` | the page |
 /// | `GET /console/app.js`, `/console/app.css`, `/console/icon.svg` | its script, styles, icon (`ETag`, revalidated) |
 /// | `GET /console/app.<hash>.js`, … | the same by content-hashed name, as the page links them (cached a year) |
+/// | `GET /console/oidc/…` | sign-in through the identity provider (``ConsoleSignInRoutes``) |
 /// | `GET /console/api/session` | the token's access (`admin`, `read`, `open`), the environment, store and health |
 /// | `GET /console/api/flags` | every definition as a list row, with its version, origin and marks |
 /// | `POST /console/api/flags` | the same, resolved for `{"context": {…}}` (OFREP's request body) |
@@ -20,12 +21,12 @@ import Switchboard
 ///
 /// The assets are compiled into the binary (``ConsoleAssets``), so a `switchboard` copied alone serves the whole
 /// console.
-/// Every response carries ``ConsoleHeaders``. The data routes need what OFREP needs (``ConsoleAccess``).
+/// Every response carries ``ConsoleHeaders``. The data routes need a credential ``AccessControl`` accepts
+/// (none when the server has no token at all); writes go through the admin API, which checks the role.
 struct ConsoleRoutes {
     let board: Board
     let feed: ChangeFeed
-    let adminToken: AccessToken?
-    let readToken: AccessToken?
+    let access: AccessControl
     let maxBodyBytes: Int
     /// What the server saw of each key (`/v1/usage`): the flag page shows the last evaluation.
     let usage: UsageTracker
@@ -41,8 +42,9 @@ struct ConsoleRoutes {
         console.get(":file") { request, context in
             Self.asset(named: context.parameters.get("file") ?? "", request: request)
         }
+        ConsoleSignInRoutes(access: access).register(on: console)
         let api = console.group("api")
-            .add(middleware: ConsoleAccessMiddleware(adminToken: adminToken, readToken: readToken))
+            .add(middleware: AccessMiddleware(access: access, scope: .console))
         api.get("session", use: session)
         api.get("flags", use: list)
         api.post("flags", use: list)
@@ -76,16 +78,19 @@ struct ConsoleRoutes {
 
     /// `GET /console/api/session`.
     @Sendable func session(_ request: Request, context: ServerContext) async throws -> Response {
-        let access = try ConsoleAccess.of(request, adminToken: adminToken, readToken: readToken)
+        let principal = try Self.principal(of: context)
         let store = board.store
+        let writersConfigured = access.adminToken != nil || access.path != nil
         let document: Value = [
-            "access": .string(access.rawValue),
-            "canWrite": .bool(access.canWrite),
-            "readOnlyReason": access.readOnlyReason(adminTokenConfigured: adminToken != nil).map(Value.string) ?? .null,
+            "user": principal.consoleJSON,
+            "canWrite": .bool(principal.canWriteInConsole),
+            "readOnlyReason": principal.consoleReadOnlyReason(writersConfigured: writersConfigured)
+                .map(Value.string) ?? .null,
             "environment": board.inputs.environmentName.map(Value.string) ?? .null,
             "store": ["kind": .string(store.kind), "location": .string(store.location)],
             "directory": .string(board.directory),
-            "health": HealthRoutes.health(of: board),
+            "health": HealthRoutes.health(of: board, access: access),
+            "signIn": ConsoleSignInRoutes.signInDocument(access) ?? .null,
         ]
         return Response.json(document.json)
     }
@@ -101,12 +106,13 @@ struct ConsoleRoutes {
         out.raw("{\"revision\":")
         out.value(.int(Int(clamping: snapshot.revision)))
         out.raw(",\"health\":")
-        out.value(HealthRoutes.health(of: board))
+        out.value(HealthRoutes.health(of: board, access: access))
         out.raw(",\"flags\":[")
+        let principal = try Self.principal(of: context)
         for (position, entry) in snapshot.entries.enumerated() {
             if position > 0 { out.raw(",") }
             out.value(row(entry, resolution: snapshot.evaluate(position, context: evaluationContext).resolution,
-                          today: today))
+                          today: today, principal: principal))
         }
         out.raw("]}")
         return Response.json(out.buffer)
@@ -127,7 +133,7 @@ struct ConsoleRoutes {
         let entry = snapshot.entries[position]
         var document: [String: Value] = [
             "flag": row(entry, resolution: snapshot.evaluate(position, context: evaluationContext).resolution,
-                        today: Day.today()),
+                        today: Day.today(), principal: try Self.principal(of: context)),
             "explanation": explanation.jsonValue,
         ]
         if let stored = board.storedOverride(key) {
@@ -163,12 +169,12 @@ struct ConsoleRoutes {
         ]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             try await writer.write(ByteBuffer(string: ": switchboard console events\nretry: 1000\n\n"
-                + Self.frame("status", HealthRoutes.health(of: board))))
+                + Self.frame("status", HealthRoutes.health(of: board, access: access))))
             for await event in stream {
                 let text: String = switch event {
                 case .changed(let revision, let keys, let snapshot):
                     Self.frame("change", changeDocument(revision, keys: keys, snapshot: snapshot))
-                case .status: Self.frame("status", HealthRoutes.health(of: board))
+                case .status: Self.frame("status", HealthRoutes.health(of: board, access: access))
                 case .heartbeat: ": heartbeat\n\n"
                 case .refetch: ""
                 }
@@ -199,12 +205,32 @@ struct ConsoleRoutes {
         return ["revision": .int(Int(clamping: revision)), "flags": .list(rows), "removed": .list(removed)]
     }
 
-    private func row(_ entry: Snapshot.KeyState, resolution: Resolution, today: Day) -> Value {
+    /// A row of the list. With a principal whose role writes only some namespaces, a row outside them says
+    /// `"readOnly": true`, so the page offers no editor there (change events carry no principal: the page keeps
+    /// the mark a key's row had).
+    private func row(_ entry: Snapshot.KeyState, resolution: Resolution, today: Day, principal: Principal? = nil)
+        -> Value
+    {
         // The admin API's ETag rule: the version of the key's stored override, 0 for none.
         let key = entry.definition.key
         let version = board.storedOverride(key)?.version ?? 0
-        return entry.consoleJSON(resolution: resolution, version: version, today: today,
-                                 expiresAt: board.expiresAt(of: key, serving: resolution))
+        var row = entry.consoleJSON(resolution: resolution, version: version, today: today,
+                                    expiresAt: board.expiresAt(of: key, serving: resolution))
+        if let principal, principal.grant.role == .write, principal.grant.namespaces != nil,
+           !principal.grant.mayWrite(key), case .object(var fields) = row
+        {
+            fields["readOnly"] = true
+            row = .object(fields)
+        }
+        return row
+    }
+
+    /// The principal ``AccessMiddleware`` found.
+    static func principal(of context: ServerContext) throws(ServerError) -> Principal {
+        guard let principal = context.principal else {
+            throw .admin(.internalServerError, "no access check ran before this route")
+        }
+        return principal
     }
 
     /// The context of a `POST` body, in OFREP's request shape; the empty context for a `GET`.
