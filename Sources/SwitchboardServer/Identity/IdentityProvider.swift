@@ -52,6 +52,8 @@ final class IdentityProvider: Sendable {
         var lastFailure: String?
     }
 
+    /// How long a request to the provider may take.
+    static let timeout: TimeAmount = .seconds(5)
     /// The most a response of the provider may hold.
     static let maxResponseBytes = 1 << 20
 
@@ -181,7 +183,9 @@ final class IdentityProvider: Sendable {
         let body: ByteBuffer
         let status: HTTPResponseStatus
         do {
-            let response = try await client.execute(request, timeout: .seconds(10))
+            // A provider that is down costs each caller at most this long (the client retries a refused
+            // connection until then), and the next callers nothing until ``refreshInterval`` has passed.
+            let response = try await client.execute(request, timeout: Self.timeout)
             status = response.status
             body = try await response.body.collect(upTo: Self.maxResponseBytes)
         } catch {
