@@ -151,6 +151,78 @@ def test_sign_in_good_and_bad(browser, server):
     assert not errors, errors
 
 
+def with_identity_provider(function):
+    """Runs `function(browser, server, provider)` with a test identity provider and a server whose access file
+    trusts it (and has no token of its own), and stops both afterwards."""
+    def wrapper(browser):
+        from identity_provider import IdentityProvider
+        import tempfile
+        provider = IdentityProvider()
+        folder = tempfile.mkdtemp(prefix="switchboard-console-idp-")
+        access = os.path.join(folder, "access.yaml")
+        with open(access, "w") as out:
+            out.write(provider.access_file())
+        try:
+            server = Server(FILES, admin=None, args=("--access-file", access))
+            try:
+                function(browser, server, provider)
+            except Exception:
+                print(open(server.log_path).read()[-3000:])
+                raise
+            finally:
+                server.stop()
+        finally:
+            provider.stop()
+            os.remove(access)
+            os.rmdir(folder)
+    wrapper.__name__ = function.__name__
+    return wrapper
+
+
+@with_identity_provider
+def test_sign_in_through_the_identity_provider_keeps_the_deep_link(browser, server, provider):
+    console = Page(browser, server)
+    page = console.page
+    page.goto(server.url + "/#/flags/shop.new_checkout")
+    page.wait_for_selector("#sign-in-provider:visible")
+    assert page.inner_text("#sign-in-provider") == f"Sign in with 127.0.0.1:{provider.port}"
+    page.click("#sign-in-provider")
+    # The provider sends the browser straight back; the page lands on the deep link with the session stored.
+    page.wait_for_function("document.getElementById('detail-key').textContent === 'shop.new_checkout'")
+    assert page.evaluate("location.hash") == "#/flags/shop.new_checkout", page.url
+    assert "token" not in page.url and "session" not in page.url, page.url
+    token = page.evaluate("sessionStorage.getItem('switchboard.token')")
+    assert token and token.startswith("sbs_"), token
+    authorization = provider.authorizations[-1]
+    assert authorization["code_challenge_method"] == "S256" and len(authorization["code_challenge"]) == 43
+    status, session, _ = server.request("GET", "/console/api/session", token=token)
+    assert status == 200 and session["user"]["name"] == "ana@example.com", (status, session)
+    assert session["signIn"]["issuer"] == provider.issuer
+    # The session survives a reload (sessionStorage), and the back button does not bring the token back.
+    page.reload()
+    page.wait_for_function("document.getElementById('detail-key').textContent === 'shop.new_checkout'")
+    assert "token=" not in page.evaluate("location.href")
+    errors = [error for error in console.errors if "Failed to load resource" not in error]
+    assert not errors, errors
+    console.close()
+
+
+@with_identity_provider
+def test_sign_in_through_the_identity_provider_shows_a_refusal(browser, server, provider):
+    provider.person = {"email": "eve@example.com", "groups": ["marketing"]}
+    console = Page(browser, server)
+    page = console.open()
+    page.wait_for_selector("#sign-in-provider:visible")
+    page.click("#sign-in-provider")
+    page.wait_for_selector("#sign-in-error:not(:empty)")
+    message = page.inner_text("#sign-in-error")
+    assert "eve@example.com is in no group" in message, message
+    assert page.is_hidden("#console")
+    assert page.evaluate("sessionStorage.getItem('switchboard.token')") is None
+    assert "error=" not in page.url, page.url
+    console.close()
+
+
 # ---- the list -------------------------------------------------------------------------------------------------
 
 @with_server

@@ -121,11 +121,13 @@ import Testing
     @Test func answersNotFoundWithoutAnIdentityProvider() async throws {
         try await LiveServer.with(project, configure: { $0.adminToken = AccessToken("admin-secret") }) { server in
             let browser = SignInBrowser(server: server.port, provider: 1)
-            for path in ["/console/oidc/login", "/console/oidc/callback?code=a&state=b", "/console/oidc/provider"] {
+            for path in ["/console/oidc/login", "/console/oidc/callback?code=a&state=b"] {
                 let answer = try await browser.get(server: path)
                 #expect(answer.status == .notFound, "\(path)")
                 #expect(answer.body.contains("add `oidc:`"), "\(path): \(answer.body)")
             }
+            let provider = try await browser.get(server: "/console/oidc/provider")
+            #expect(provider.status == .ok && provider.body == "null")
             let session = try await browser.get(server: "/console/api/session", bearer: "admin-secret")
             #expect(try Value(jsonBytes: Array(session.body.utf8)).objectValue?["signIn"] == .null)
         }

@@ -9,11 +9,12 @@ import Switchboard
 ///
 /// | route | answers |
 /// |---|---|
-/// | `GET /console/oidc/provider` | `{"issuer": …, "url": "/console/oidc/login"}`: what the sign-in dialog offers |
+/// | `GET /console/oidc/provider` | `{"issuer": …, "url": "/console/oidc/login"}`, or `null`: what the sign-in
+///   dialog offers |
 /// | `GET /console/oidc/login?next=#/…` | 302 to the provider's authorization endpoint (code flow with PKCE) |
 /// | `GET /console/oidc/callback?code=…&state=…` | 302 to `/#/session?token=…&next=…`, or `/#/session?error=…` |
 ///
-/// Without `oidc:` in the access file each answers 404 with a hint. The redirect URI is
+/// Without `oidc:` in the access file login and callback answer 404 with a hint. The redirect URI is
 /// `{scheme}://{Host}/console/oidc/callback` of the login request, the scheme from `X-Forwarded-Proto` behind a
 /// proxy. The session token travels in the URL's fragment, which the browser never sends to a server; the page
 /// stores it as it stores a pasted token and removes it from the address bar.
@@ -33,7 +34,7 @@ struct ConsoleSignInRoutes {
 
     /// The `signIn` member of the console's session document, or `nil` without an identity provider.
     static func signInDocument(_ access: AccessControl) -> Value? {
-        guard let settings = access.file?.oidc else { return nil }
+        guard let settings = (access.identity as? OIDCSignIn)?.settings else { return nil }
         return ["issuer": .string(settings.issuer.absoluteString), "url": .string(loginPath)]
     }
 
@@ -45,9 +46,10 @@ struct ConsoleSignInRoutes {
         return signIn
     }
 
+    /// The sign-in dialog asks on every server, so the answer without a provider is `null`, not a 404 that the
+    /// browser would log as an error.
     @Sendable func provider(_ request: Request, context: ServerContext) async throws -> Response {
-        _ = try signIn()
-        return Response.json(Self.signInDocument(access)?.json ?? "null")
+        Response.json(Self.signInDocument(access)?.json ?? "null")
     }
 
     @Sendable func login(_ request: Request, context: ServerContext) async throws -> Response {

@@ -117,9 +117,10 @@ const keyPath = (key) => encodeURIComponent(key);
   // ---- sign-in ---------------------------------------------------------------------------------------------
 
   async function start() {
+    const arrival = sessionArrival();
     const token = sessionStorage.getItem(TOKEN);
     state.actor = sessionStorage.getItem(ACTOR) || '';
-    if (token === null) return showSignIn('');
+    if (token === null) return showSignIn(arrival.error);
     state.token = token;
     const result = await api('/console/api/session');
     if (!result.ok) {
@@ -138,6 +139,45 @@ const keyPath = (key) => encodeURIComponent(key);
     $('actor-name').value = state.actor;
     setText('sign-in-error', message);
     $('token').focus();
+    offerProvider();
+  }
+
+  // The server's sign-in through the identity provider ends at #/session?token=…&next=… (or ?error=…&next=…): the
+  // session is stored as a pasted token is, and the address bar loses it before the page goes on to `next`.
+  function sessionArrival() {
+    const match = /^#\/session\?(.*)$/.exec(location.hash);
+    if (!match) return { error: '' };
+    const fields = new URLSearchParams(match[1]);
+    const next = fields.get('next') || '';
+    history.replaceState(null, '', next.startsWith('#/') ? next : '#/');
+    const token = fields.get('token');
+    if (token) {
+      sessionStorage.setItem(TOKEN, token);
+      sessionStorage.removeItem(ACTOR);
+    }
+    return { error: fields.get('error') || '' };
+  }
+
+  // Offers "Sign in with <issuer>" when the server has an identity provider; the deep link comes back after it.
+  async function offerProvider() {
+    const result = await api('/console/oidc/provider');
+    const box = $('provider-sign-in');
+    box.hidden = !(result.ok && result.data && result.data.url);
+    if (box.hidden) return;
+    const issuer = result.data.issuer;
+    let host = issuer;
+    try { host = new URL(issuer).host; } catch { host = issuer; }
+    const button = $('sign-in-provider');
+    button.textContent = 'Sign in with ' + host;
+    button.title = issuer;
+    button.dataset.url = result.data.url;
+  }
+
+  function signInWithProvider() {
+    const url = $('sign-in-provider').dataset.url;
+    if (!url) return;
+    const next = location.hash.startsWith('#/') ? location.hash : '#/';
+    location.assign(url + '?next=' + encodeURIComponent(next));
   }
 
   async function signIn(token) {
@@ -1351,6 +1391,7 @@ const keyPath = (key) => encodeURIComponent(key);
       signIn(token);
     });
     $('open-read-only').addEventListener('click', () => signIn(''));
+    $('sign-in-provider').addEventListener('click', signInWithProvider);
     $('sign-out').addEventListener('click', signOut);
     $('search').addEventListener('input', listChanged);
     for (const id of ['filter-namespace', 'filter-kind', 'filter-type', 'filter-layer', 'filter-stale']) {
