@@ -77,7 +77,7 @@ struct LiveServer: Sendable {
     /// Starts a server on `project` with `configure` applied to its configuration, runs `body`, and stops the
     /// server whatever happens.
     static func with(
-        _ project: TestProject, configure: (inout ServerConfiguration) -> Void,
+        _ project: TestProject, logger: Logger = quietLogger, configure: (inout ServerConfiguration) -> Void,
         _ body: (LiveServer) async throws -> Void
     ) async throws {
         let registry = PrometheusCollectorRegistry()
@@ -85,7 +85,7 @@ struct LiveServer: Sendable {
                                       metricsFactory: FlagServer.prometheusFactory(registry: registry))
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, prometheus: registry)
         configure(&configuration)
-        let server = FlagServer(board: board, configuration: configuration, logger: quietLogger)
+        let server = FlagServer(board: board, configuration: configuration, logger: logger)
         let port = try await server.start()
         do {
             try await body(LiveServer(server: server, board: board, port: port, registry: registry))

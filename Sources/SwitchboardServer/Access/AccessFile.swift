@@ -168,6 +168,8 @@ public struct OIDCSettings: Sendable, Hashable {
 /// Reads an access file's YAML into ``AccessFile``, collecting diagnostics.
 struct AccessFileReader {
     var diagnostics: [Diagnostic] = []
+    /// Fields an unknown field's hint already named (`rol` → `role`): not reported missing as well.
+    private var suggested: Set<String> = []
 
     mutating func read(_ document: YAMLDocument, file: String) -> AccessFile {
         diagnostics.append(contentsOf: document.problems.map(Diagnostic.init))
@@ -259,20 +261,20 @@ struct AccessFileReader {
             }
         }
         guard let name else {
-            if !pairs.contains(where: { $0.key.scalar?.text == "name" }) {
+            if !pairs.contains(where: { $0.key.scalar?.text == "name" }), !suggested.contains("name") {
                 error(node, "a person needs a name", hint: "add `name: NAME`; the audit records it")
             }
             return nil
         }
         guard let hash else {
-            if !pairs.contains(where: { $0.key.scalar?.text == "token_sha256" }) {
+            if !pairs.contains(where: { $0.key.scalar?.text == "token_sha256" }), !suggested.contains("token_sha256") {
                 error(node, "'\(name)' has no token_sha256",
                       hint: "create the person with `switchboard access add \(name) --role read`, which writes it")
             }
             return nil
         }
         guard let role else {
-            if !pairs.contains(where: { $0.key.scalar?.text == "role" }) {
+            if !pairs.contains(where: { $0.key.scalar?.text == "role" }), !suggested.contains("role") {
                 error(node, "'\(name)' has no role", hint: "add `role: read`, `role: write` or `role: admin`")
             }
             return nil
@@ -423,7 +425,8 @@ struct AccessFileReader {
 
     private mutating func text(_ node: Node, field: String) -> String? {
         guard let scalar = node.scalar, !isNull(node), !scalar.text.isEmpty else {
-            error(node, "\(field) must be text, found \(node.kindDescription)")
+            error(node, "\(field) must be text, found \(node.kindDescription)",
+                  hint: "write one value on the line, such as `name: ana`; quote it if it looks like a number")
             return nil
         }
         return scalar.text
@@ -431,7 +434,8 @@ struct AccessFileReader {
 
     private mutating func bool(_ node: Node, field: String) -> Bool? {
         guard case .bool(let value)? = node.scalar?.value else {
-            error(node, "\(field) must be true or false, found \(node.kindDescription)")
+            error(node, "\(field) must be true or false, found \(node.kindDescription)",
+                  hint: "write `\(field): true` or `\(field): false`")
             return nil
         }
         return value
@@ -443,8 +447,9 @@ struct AccessFileReader {
     }
 
     private mutating func unknown(_ key: Node, _ name: String, known: [String], in place: String) {
-        let hint = Suggestions.nearest(to: name, in: known).map(Message.didYouMean(one:))
-            ?? "the fields here are " + known.joined(separator: ", ")
+        let nearest = Suggestions.nearest(to: name, in: known)
+        if let nearest { suggested.insert(nearest) }
+        let hint = nearest.map(Message.didYouMean(one:)) ?? "the fields here are " + known.joined(separator: ", ")
         error(key, "unknown field '\(name)' in \(place)", hint: hint)
     }
 
