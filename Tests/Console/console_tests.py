@@ -7,11 +7,15 @@ SWITCHBOARD_BIN set. CONSOLE_TEST=part runs only the tests whose name contains `
 
 import json
 import os
+import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from harness import ADMIN, READ, Page, Server, run  # noqa: E402
+from harness import ADMIN, BINARY, READ, Page, Server, run  # noqa: E402
 
 SHOP = """\
 namespace: shop
@@ -131,10 +135,10 @@ def test_sign_in_good_and_bad(browser, server):
     assert page.is_hidden("#console")
     assert page.evaluate("sessionStorage.getItem('switchboard.token')") is None
     page.fill("#token", ADMIN)
-    page.fill("#actor-name", "alice")
     page.click("#sign-in-form button[type=submit]")
     page.wait_for_selector("#flag-rows tr")
-    assert page.inner_text("#access") == "admin"
+    # The header names who the token belongs to: the built-in admin token is the person admin-token.
+    assert page.inner_text("#access") == "admin-token · admin", page.inner_text("#access")
     assert page.evaluate("sessionStorage.getItem('switchboard.token')") == ADMIN
     assert ADMIN not in page.url
     assert page.is_hidden("#read-only")
@@ -822,10 +826,38 @@ def test_read_token_gives_a_read_only_console(browser, server):
     page.wait_for_selector("#sign-in-error:not(:empty)")
     assert "needs a token" in page.inner_text("#sign-in-error")
     page = console.sign_in(token=READ)
-    assert page.inner_text("#access") == "read-only"
-    assert "read token" in page.inner_text("#read-only")
+    assert page.inner_text("#access") == "read-token · read", page.inner_text("#access")
+    assert "read-token has the role 'read'" in page.inner_text("#read-only")
     console.select("shop.upload.max_mb")
     assert page.is_hidden("#editor")
+
+
+def test_a_writer_sees_editors_only_in_its_namespaces(browser):
+    """A writer limited to `ops` gets an editor there and none on `shop` keys; the server refuses the rest."""
+    folder = tempfile.mkdtemp(prefix="switchboard-console-roles-")
+    access = os.path.join(folder, "access.yaml")
+    added = subprocess.run([os.path.abspath(BINARY), "access", "add", "ops-bot", "--role", "write", "--namespaces",
+                            "ops", "--access-file", access], capture_output=True, text=True, timeout=30)
+    assert added.returncode == 0, added.stderr
+    token = re.search(r"^token: (\S+)$", added.stdout, re.M).group(1)
+    server = Server(FILES, admin=None, args=("--access-file", access))
+    try:
+        console = Page(browser, server)
+        page = console.sign_in(token=token)
+        assert page.inner_text("#access") == "ops-bot · write in ops", page.inner_text("#access")
+        assert page.is_hidden("#reset-all")
+        # No inline switch on a shop bool row; the ops preference opens with an editor, a shop key without one.
+        assert console.row("shop.new_checkout").locator("input.row-switch").count() == 0
+        console.select("ops.log.level")
+        page.wait_for_selector("#editor:not([hidden])")
+        console.select("shop.new_checkout")
+        page.wait_for_function("document.getElementById('detail-key').textContent === 'shop.new_checkout'")
+        assert page.is_hidden("#editor")
+        status, document, _ = server.request("PUT", "/v1/overrides/shop.new_checkout", {"value": True}, token=token)
+        assert status == 403 and "outside the namespaces" in document["error"], (status, document)
+    finally:
+        server.stop()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 # ---- the flag page and addresses --------------------------------------------------------------------------

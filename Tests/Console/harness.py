@@ -18,6 +18,9 @@ BINARY = os.environ.get("SWITCHBOARD_BIN") or os.path.join(
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ADMIN = "admin-secret-token"
 READ = "read-secret-token"
+# The people of the test server's access file, each with a token of their own (`switchboard access add`), so the
+# audit records who wrote: the name a request claims is kept only as `claimed_actor`.
+PEOPLE = ("alice", "bob", "carol", "dave", "tester", "someone-with-a-long-name")
 
 
 def clean_environment(extra=None):
@@ -30,7 +33,7 @@ def clean_environment(extra=None):
 class Server:
     """`switchboard serve` over a copy of the given definitions, stopped and removed by `stop()`."""
 
-    def __init__(self, files, admin=ADMIN, read=None, env=None, args=(), relative=False):
+    def __init__(self, files, admin=ADMIN, read=None, env=None, args=(), relative=False, people=None):
         self.directory = tempfile.mkdtemp(prefix="switchboard-console-test-")
         self.flags = os.path.join(self.directory, "flags")
         self.state = os.path.join(self.directory, "state", "overrides.json")
@@ -43,6 +46,20 @@ class Server:
         if read:
             extra["SWITCHBOARD_READ_TOKEN"] = read
         self.admin = admin
+        # With an admin token, the people above come too (admins, OFREP left open); `people=()` for none.
+        self.tokens = {}
+        people = PEOPLE if people is None and admin and "--access-file" not in args else (people or ())
+        if people:
+            access = os.path.join(self.directory, "access.yaml")
+            with open(access, "w") as out:
+                out.write("anonymous_read: true\n")
+            for name in people:
+                added = subprocess.run([os.path.abspath(BINARY), "access", "add", name, "--role", "admin",
+                                        "--access-file", access], capture_output=True, text=True,
+                                       env=clean_environment(), timeout=30)
+                assert added.returncode == 0, added.stderr
+                self.tokens[name] = re.search(r"^token: (\S+)$", added.stdout, re.M).group(1)
+            args = (*args, "--access-file", access)
         self.log_path = os.path.join(self.directory, "server.log")
         self.log = open(self.log_path, "w")
         # `relative`: run in the project folder with relative paths, so origins read `flags/app.yaml:3:5`.
@@ -103,7 +120,9 @@ class Server:
         return document["value"], document["layer"]
 
     def set(self, key, value, actor="tester"):
-        status, document, _ = self.request("PUT", "/v1/overrides/" + key, {"value": value, "actor": actor})
+        """Sets an override as `actor`, with their own token when they have one."""
+        status, document, _ = self.request("PUT", "/v1/overrides/" + key, {"value": value, "actor": actor},
+                                           token=self.tokens.get(actor))
         assert status == 200, (status, document)
 
     def audit(self):
@@ -172,10 +191,11 @@ class Page:
         self.page.goto(self.server.url + "/")
         return self.page
 
-    def sign_in(self, token=ADMIN, actor="alice"):
+    def sign_in(self, token=None, actor="alice"):
+        """Signs in with `token`, or else as `actor` with their own token (the admin token on a server without
+        people)."""
         page = self.open()
-        page.fill("#token", token)
-        page.fill("#actor-name", actor)
+        page.fill("#token", token or self.server.tokens.get(actor) or ADMIN)
         page.click("#sign-in-form button[type=submit]")
         page.wait_for_selector("#flag-rows tr")
         return page

@@ -14,7 +14,6 @@ const keyPath = (key) => encodeURIComponent(key);
 (() => {
   const PAGE = 200;
   const TOKEN = 'switchboard.token';
-  const ACTOR = 'switchboard.actor';
   const state = {
     token: null, actor: '', session: null, flags: [], byKey: new Map(), rows: new Map(), filtered: [], shown: 0,
     context: null, selected: null, explained: null, stream: null, audit: [], listLoads: 0, contextTimer: null,
@@ -119,7 +118,6 @@ const keyPath = (key) => encodeURIComponent(key);
   async function start() {
     const arrival = sessionArrival();
     const token = sessionStorage.getItem(TOKEN);
-    state.actor = sessionStorage.getItem(ACTOR) || '';
     if (token === null) return showSignIn(arrival.error);
     state.token = token;
     const result = await api('/console/api/session');
@@ -136,7 +134,6 @@ const keyPath = (key) => encodeURIComponent(key);
     $('sign-in').hidden = false;
     $('sign-out').hidden = true;
     for (const id of ['environment', 'store', 'access', 'read-only', 'degraded']) $(id).hidden = true;
-    $('actor-name').value = state.actor;
     setText('sign-in-error', message);
     $('token').focus();
     offerProvider();
@@ -151,10 +148,7 @@ const keyPath = (key) => encodeURIComponent(key);
     const next = fields.get('next') || '';
     history.replaceState(null, '', next.startsWith('#/') ? next : '#/');
     const token = fields.get('token');
-    if (token) {
-      sessionStorage.setItem(TOKEN, token);
-      sessionStorage.removeItem(ACTOR);
-    }
+    if (token) sessionStorage.setItem(TOKEN, token);
     return { error: fields.get('error') || '' };
   }
 
@@ -192,9 +186,7 @@ const keyPath = (key) => encodeURIComponent(key);
       $('token').select();
       return;
     }
-    state.actor = $('actor-name').value.trim();
     sessionStorage.setItem(TOKEN, token || '');
-    sessionStorage.setItem(ACTOR, state.actor);
     $('token').value = '';
     enter(result.data);
   }
@@ -226,12 +218,17 @@ const keyPath = (key) => encodeURIComponent(key);
     store.title = session.store.location;
     store.hidden = false;
     const access = $('access');
-    access.textContent = session.canWrite ? 'admin' : 'read-only';
+    // Who the server says is signed in: the name the audit records, and the role.
+    const user = session.user;
+    access.textContent = user.source === 'anonymous' ? 'read-only' : user.name + ' · ' + (user.role === 'write'
+      && user.namespaces ? 'write in ' + user.namespaces.join(', ') : user.role);
+    access.title = user.source === 'anonymous' ? 'Signed in without a token'
+      : 'Signed in as ' + user.name + ' (' + user.source + '); the audit log records this name';
     access.hidden = false;
     const readOnly = $('read-only');
     readOnly.textContent = session.readOnlyReason || '';
     readOnly.hidden = !session.readOnlyReason;
-    $('reset-all').hidden = !session.canWrite;
+    $('reset-all').hidden = user.role !== 'admin';
     renderHealth(session.health);
     loadList().then(() => {
       route();
@@ -460,8 +457,7 @@ const keyPath = (key) => encodeURIComponent(key);
 
   function valueCell(flag) {
     const cell = el('td', { class: 'value' });
-    const canSwitch = flag.type === 'bool' && !flag.disabled && !state.context && state.session
-      && state.session.canWrite;
+    const canSwitch = flag.type === 'bool' && !flag.disabled && !state.context && mayWrite(flag.key);
     if (canSwitch) {
       // The same write as the flag page's switch: a dry run, the confirm step, and If-Match.
       const input = el('input', { type: 'checkbox', role: 'switch', class: 'row-switch',
@@ -547,6 +543,8 @@ const keyPath = (key) => encodeURIComponent(key);
     index(flag);
     const old = state.byKey.get(flag.key);
     if (!old) return false;
+    // Change events carry no reader: a row outside the signed-in writer's namespaces stays marked.
+    if (old.readOnly && flag.readOnly === undefined) flag.readOnly = true;
     state.flags[state.flags.indexOf(old)] = flag;
     state.byKey.set(flag.key, flag);
     const filteredAt = state.filtered.indexOf(old);
@@ -800,7 +798,7 @@ const keyPath = (key) => encodeURIComponent(key);
     const records = result.data.records.filter((record) => record.key === key).toReversed();
     const list = $('flag-history-list');
     clear(list);
-    const canWrite = state.session && state.session.canWrite;
+    const canWrite = mayWrite(key);
     for (const record of records) {
       const item = el('li', { class: 'card' },
         el('p', { class: 'help' }, el('time', { datetime: record.time, title: record.time,
@@ -832,7 +830,7 @@ const keyPath = (key) => encodeURIComponent(key);
    *  that a refresh does not undo what someone is typing. `force` rebuilds it anyway (after a cancel). */
   function renderEditor(flag, force) {
     const form = $('editor');
-    const canWrite = Boolean(state.session && state.session.canWrite);
+    const canWrite = mayWrite(flag.key);
     form.hidden = !canWrite;
     if (!canWrite) return;
     state.editing = flag;
@@ -979,8 +977,16 @@ const keyPath = (key) => encodeURIComponent(key);
     confirmWrite(write);
   }
 
+  /** The signed-in name the server records for a write. */
   function actorName() {
-    return state.actor || 'console';
+    return state.session && state.session.user ? state.session.user.name : 'console';
+  }
+
+  /** Whether the signed-in role may change a key: the server marks rows outside a writer's namespaces, and
+   *  checks every write again. */
+  function mayWrite(key) {
+    const flag = state.byKey.get(key);
+    return Boolean(state.session && state.session.canWrite && !(flag && flag.readOnly));
   }
 
   // ---- writes: confirm, If-Match, conflicts ----------------------------------------------------------------
@@ -1092,11 +1098,11 @@ const keyPath = (key) => encodeURIComponent(key);
   function request(write, dryRun) {
     const ifMatch = { 'If-Match': '"' + write.version + '"' };
     if (write.reset) {
-      return api('/v1/overrides/' + keyPath(write.key) + '?actor=' + encodeURIComponent(actorName()),
-        { method: 'DELETE', headers: ifMatch });
+      return api('/v1/overrides/' + keyPath(write.key), { method: 'DELETE', headers: ifMatch });
     }
+    // No actor: the server records the signed-in person.
     return api('/v1/overrides/' + keyPath(write.key) + (dryRun ? '?dry_run=1' : ''), { method: 'PUT', headers: ifMatch,
-      json: Object.assign({}, write.body, { actor: actorName() }) });
+      json: write.body });
   }
 
   async function send(write) {
@@ -1240,10 +1246,9 @@ const keyPath = (key) => encodeURIComponent(key);
       && (!actor || record.actor.toLowerCase().includes(actor)));
     const body = $('history-rows');
     clear(body);
-    const canWrite = state.session && state.session.canWrite;
     for (const record of records.slice(0, 500)) {
       const actions = el('td');
-      if (canWrite && state.byKey.has(record.key)) {
+      if (state.byKey.has(record.key) && mayWrite(record.key)) {
         actions.append(el('button', { type: 'button', text: 'Revert',
           'aria-label': 'Revert ' + record.key + ' to ' + literal(record.old), onclick: () => revert(record) }));
       }
