@@ -479,9 +479,9 @@ const keyPath = (key) => encodeURIComponent(key);
   function layerBadge(layer) {
     // No layer: a switched-off flag, whose callers get their own default.
     const name = layer || 'disabled';
-    return el('span', { class: 'layer layer-' + name, title: name === 'default' ? 'the definition'
-      : name === 'disabled' ? 'switched off: callers get their own default' : 'overridden in the ' + name + ' layer',
-      text: name === 'default' || name === 'disabled' ? name : '● ' + name });
+    return tagBadge(name === 'default' || name === 'disabled' ? name : '● ' + name, 'layer-' + name,
+      name === 'default' ? 'the definition' : name === 'disabled' ? 'switched off: callers get their own default'
+        : 'overridden in the ' + name + ' layer');
   }
 
   /** `expires in 1 h 59 min`, as the command line and the REPL write the time an override has left. */
@@ -496,8 +496,7 @@ const keyPath = (key) => encodeURIComponent(key);
 
   /** The time an override has left, or an empty text (never `null`, which `append` would print). */
   function expiryMark(flag) {
-    return flag.expires_at ? el('span', { class: 'mark', text: expiresText(flag.expires_at), title: flag.expires_at })
-      : '';
+    return flag.expires_at ? tagBadge(expiresText(flag.expires_at), 'expiry', flag.expires_at) : '';
   }
 
   function row(flag) {
@@ -505,14 +504,13 @@ const keyPath = (key) => encodeURIComponent(key);
       el('button', { type: 'button', title: flag.key, 'aria-label': 'Details of ' + flag.key,
         onclick: () => openFlag(flag.key) }, keyText(flag.key)));
     if (flag.stale) {
-      keyCell.append(el('span', { class: 'mark stale', text: 'stale',
-        title: 'expired on ' + flag.expires + '; generated accessors are deprecated' }));
+      keyCell.append(tagBadge('stale', 'stale', 'expired on ' + flag.expires + '; generated accessors are deprecated'));
     }
-    if (flag.disabled) keyCell.append(el('span', { class: 'mark', text: 'disabled' }));
-    if (flag.targeted) keyCell.append(el('span', { class: 'mark', text: 'targeted' }));
+    if (flag.disabled) keyCell.append(tagBadge('disabled', 'disabled'));
+    if (flag.targeted) keyCell.append(tagBadge('targeted', 'targeted'));
     const tr = el('tr', { 'data-key': flag.key },
       keyCell, valueCell(flag), el('td', null, layerBadge(flag.layer), expiryMark(flag)),
-      el('td', { class: 'col-type', text: flag.kind + ' · ' + flag.type }),
+      el('td', { class: 'col-type' }, tagBadge(flag.kind, 'kind'), tagBadge(flag.type, 'type')),
       el('td', { class: 'col-owner', text: flag.owner || '' }),
       el('td', { class: 'col-desc', text: flag.description || '' }));
     if (flag.key === state.selected) tr.classList.add('selected');
@@ -624,8 +622,9 @@ const keyPath = (key) => encodeURIComponent(key);
     }
   }
 
+  /** The one badge (layer, kind, type, stale, disabled, targeted, time left): the list and the page share it. */
   function tagBadge(text, kind, title) {
-    return el('span', { class: 'badge-' + kind + ' tag', text, title });
+    return el('span', { class: 'tag tag-' + kind, text, title });
   }
 
   function renderDetail(flag, explanation, editable, targeting) {
@@ -634,7 +633,7 @@ const keyPath = (key) => encodeURIComponent(key);
     badges.append(tagBadge(flag.kind, 'kind'), tagBadge(flag.type, 'type'), layerBadge(flag.layer));
     if (flag.stale) badges.append(tagBadge('stale', 'stale', 'expired on ' + flag.expires));
     if (flag.disabled) badges.append(tagBadge('disabled', 'disabled'));
-    if (flag.targeted) badges.append(tagBadge('targeted', 'kind'));
+    if (flag.targeted) badges.append(tagBadge('targeted', 'targeted'));
     setText('detail-description', flag.description || '');
     const value = $('detail-value');
     clear(value);
@@ -696,7 +695,7 @@ const keyPath = (key) => encodeURIComponent(key);
       const item = el('li', { class: step.past ? 'past' : step === next ? 'next' : 'coming' },
         el('time', { datetime: step.at, title: step.at, text: new Date(step.at).toLocaleString() }), ' ',
         el('span', { text: step.summary }));
-      if (step === next) item.append(' ', el('span', { class: 'mark', text: 'next' }));
+      if (step === next) item.append(' ', tagBadge('next', 'next'));
       if (step.past) item.append(' ', el('span', { class: 'help', text: '(took effect ' + relativeTime(step.at) + ')' }));
       list.append(item);
     }
