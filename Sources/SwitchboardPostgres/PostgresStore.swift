@@ -80,8 +80,8 @@ public final class PostgresStore: RuntimeStore {
     }
 
     /// The schema version this code writes; older schemas are migrated at start. Version 2 adds `expires_at` to
-    /// overrides and audit rows.
-    static let schemaVersion = 2
+    /// overrides and audit rows; version 3 adds `claimed_actor` and `verified` to audit rows.
+    static let schemaVersion = 3
     /// The channel every write notifies, with `scope:version` as the payload.
     static let channel = "switchboard_overrides"
     /// The longest wait, in seconds, between the watch's attempts to reconnect (before jitter).
@@ -235,6 +235,11 @@ public final class PostgresStore: RuntimeStore {
                             _ = try run(PostgresQuery(unsafeSQL: statement), on: connection)
                         }
                     }
+                    if current < 3 {
+                        for statement in Self.attributionMigration {
+                            _ = try run(PostgresQuery(unsafeSQL: statement), on: connection)
+                        }
+                    }
                     _ = try run("DELETE FROM switchboard_schema", on: connection)
                     _ = try run("INSERT INTO switchboard_schema (version) VALUES (\(Self.schemaVersion))",
                                 on: connection)
@@ -271,6 +276,13 @@ public final class PostgresStore: RuntimeStore {
     static let expiryMigration = [
         "ALTER TABLE switchboard_overrides ADD COLUMN IF NOT EXISTS expires_at text",
         "ALTER TABLE switchboard_audit ADD COLUMN IF NOT EXISTS expires_at text",
+    ]
+
+    /// From schema version 2 to 3: the name the client claimed when it was not the recorded actor (NULL: none),
+    /// and whether the server verified the actor, on each audit row. Existing rows read as unverified.
+    static let attributionMigration = [
+        "ALTER TABLE switchboard_audit ADD COLUMN IF NOT EXISTS claimed_actor text",
+        "ALTER TABLE switchboard_audit ADD COLUMN IF NOT EXISTS verified boolean NOT NULL DEFAULT false",
     ]
 
     // MARK: - RuntimeStore
@@ -323,9 +335,10 @@ public final class PostgresStore: RuntimeStore {
 
     /// Applies changes in one transaction: all of them with their audit rows and a notification, or nothing.
     public func apply(
-        _ changes: [OverrideChange], actor: String, condition: WriteCondition?
+        _ changes: [OverrideChange], by attribution: Attribution, condition: WriteCondition?
     ) throws(StoreError) -> StoreWrite {
         let time = StoredOverride.currentTime()
+        let actor = attribution.actor
         return try withConnection { connection in
             _ = try run("BEGIN", on: connection)
             do {
@@ -348,7 +361,7 @@ public final class PostgresStore: RuntimeStore {
                                                   version: UInt64(written), expiresAt: expiresAt)
                 }
                 if let condition { try condition.check(against: current[condition.key]) }
-                let plan = StoreWrite(planning: changes, actor: actor, time: time, version: UInt64(before) + 1,
+                let plan = StoreWrite(planning: changes, by: attribution, time: time, version: UInt64(before) + 1,
                                       current: { current[$0] })
                 let version = Int64(plan.version)
                 for record in plan.records {
@@ -366,9 +379,10 @@ public final class PostgresStore: RuntimeStore {
                             """, on: connection)
                     }
                     _ = try run("""
-                        INSERT INTO switchboard_audit (scope, time, actor, key, old, new, version, expires_at)
-                        VALUES (\(scope), \(time), \(actor), \(record.key), \(record.old?.json), \(record.new?.json),
-                                \(version), \(record.expiresAt))
+                        INSERT INTO switchboard_audit
+                            (scope, time, actor, claimed_actor, verified, key, old, new, version, expires_at)
+                        VALUES (\(scope), \(time), \(actor), \(record.claimedActor), \(record.verified), \(record.key),
+                                \(record.old?.json), \(record.new?.json), \(version), \(record.expiresAt))
                         """, on: connection)
                 }
                 guard !plan.records.isEmpty else {
@@ -418,9 +432,11 @@ public final class PostgresStore: RuntimeStore {
                 }
                 for record in export.audit {
                     _ = try run("""
-                        INSERT INTO switchboard_audit (scope, time, actor, key, old, new, version, expires_at)
-                        VALUES (\(scope), \(record.time), \(record.actor), \(record.key), \(record.old?.json),
-                                \(record.new?.json), \(Int64(record.version)), \(record.expiresAt))
+                        INSERT INTO switchboard_audit
+                            (scope, time, actor, claimed_actor, verified, key, old, new, version, expires_at)
+                        VALUES (\(scope), \(record.time), \(record.actor), \(record.claimedActor), \(record.verified),
+                                \(record.key), \(record.old?.json), \(record.new?.json), \(Int64(record.version)),
+                                \(record.expiresAt))
                         """, on: connection)
                 }
                 let version = Int64(export.contents.version)
@@ -441,15 +457,17 @@ public final class PostgresStore: RuntimeStore {
     public func auditLog(limit: Int) throws(StoreError) -> [AuditRecord] {
         try withConnection { connection in
             let rows = try run("""
-                SELECT time, actor, key, old, new, version, expires_at FROM (
-                    SELECT id, time, actor, key, old, new, version, expires_at FROM switchboard_audit
+                SELECT time, actor, claimed_actor, verified, key, old, new, version, expires_at FROM (
+                    SELECT id, time, actor, claimed_actor, verified, key, old, new, version, expires_at
+                    FROM switchboard_audit
                     WHERE scope = \(scope) ORDER BY id DESC LIMIT \(Int64(min(limit, Int(Int64.max))))) AS last
                 ORDER BY id
                 """, on: connection)
             return try rows.map { row in
-                let (time, actor, key, old, new, version, expiresAt) = try row.decode(
-                    (String, String, String, String?, String?, Int64, String?).self)
-                return AuditRecord(time: time, actor: actor, key: key, old: try old.map { try Value(json: $0) },
+                let (time, actor, claimedActor, verified, key, old, new, version, expiresAt) = try row.decode(
+                    (String, String, String?, Bool, String, String?, String?, Int64, String?).self)
+                return AuditRecord(time: time, actor: actor, claimedActor: claimedActor, verified: verified, key: key,
+                                   old: try old.map { try Value(json: $0) },
                                    new: try new.map { try Value(json: $0) }, version: UInt64(version),
                                    expiresAt: expiresAt)
             }

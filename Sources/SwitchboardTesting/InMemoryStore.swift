@@ -44,7 +44,7 @@ public final class InMemoryStore: RuntimeStore {
 
     /// Applies changes all at once, or throws and changes nothing.
     public func apply(
-        _ changes: [OverrideChange], actor: String, condition: WriteCondition?
+        _ changes: [OverrideChange], by attribution: Attribution, condition: WriteCondition?
     ) throws(StoreError) -> StoreWrite {
         let time = clock.timestamp
         let result = state.withLock { state -> Result<(StoreWrite, [@Sendable () -> Void]), StoreError> in
@@ -56,7 +56,7 @@ public final class InMemoryStore: RuntimeStore {
                     return .failure(error)
                 }
             }
-            let plan = StoreWrite(planning: changes, actor: actor, time: time, version: state.contents.version + 1,
+            let plan = StoreWrite(planning: changes, by: attribution, time: time, version: state.contents.version + 1,
                                   current: { state.contents.entries[$0] })
             guard !plan.records.isEmpty else {
                 return .success((StoreWrite(version: state.contents.version, changed: [:], records: []), []))

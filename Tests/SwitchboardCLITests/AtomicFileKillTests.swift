@@ -17,7 +17,7 @@ struct AtomicFileKillTests {
             // A big store, written in-process: each key holds 100 KB, so a write takes a while to land.
             let filler = String(repeating: "x", count: 100_000)
             _ = try FileStore(path: path).apply(keys.map { OverrideChange(key: $0, value: .string(filler)) },
-                                                actor: "setup", condition: nil)
+                                                by: .unverified("setup"), condition: nil)
             var generator = SystemRandomNumberGenerator()
             var midway = 0
             var killed = 0

@@ -43,7 +43,7 @@ import Testing
             _ = try store.apply([
                 OverrideChange(key: "app.max_items", value: .int(round)),
                 OverrideChange(key: "app.ports", value: [.int(round)]),
-            ], actor: "test", condition: nil)
+            ], by: .unverified("test"), condition: nil)
             board.refreshRuntime()
         }
         done.withLock { $0 = true }

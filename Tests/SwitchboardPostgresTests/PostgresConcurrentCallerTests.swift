@@ -13,11 +13,12 @@ struct PostgresConcurrentCallerTests {
         let wins = await withTaskGroup(of: Bool.self) { group in
             for index in 0..<16 {
                 group.addTask {
-                    (try? store.apply([OverrideChange(key: "limit", value: .int(index))], actor: "w\(index)",
+                    (try? store.apply([OverrideChange(key: "limit", value: .int(index))], by: .unverified("w\(index)"),
                                       condition: WriteCondition(key: "limit", version: 0))) != nil
                 }
                 group.addTask {
-                    (try? store.apply([OverrideChange(key: "k\(index)", value: .int(index))], actor: "w\(index)",
+                    (try? store.apply([OverrideChange(key: "k\(index)", value: .int(index))],
+                                      by: .unverified("w\(index)"),
                                       condition: nil)) != nil
                 }
             }

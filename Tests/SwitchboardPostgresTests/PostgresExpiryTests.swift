@@ -13,7 +13,8 @@ struct PostgresExpiryTests {
     @Test func theExpiryRoundTrips() throws {
         let store = try TestDatabase.store()
         let write = try store.apply([OverrideChange(key: "limit", value: 7, expiresAt: Self.expiry),
-                                     OverrideChange(key: "motto", value: "hi")], actor: "alice", condition: nil)
+                                     OverrideChange(key: "motto", value: "hi")],
+                                     by: .unverified("alice"), condition: nil)
         #expect(write.records.map(\.expiresAt) == [Self.expiry, nil])
         let contents = try store.read()
         #expect(contents.entries["limit"]?.expiresAt == Self.expiry)
@@ -22,14 +23,14 @@ struct PostgresExpiryTests {
         let delta = try #require(try store.changes(since: 0))
         #expect(delta.changed["limit"]??.expiresAt == Self.expiry)
         // The same value without an expiry is a change, and clears it.
-        #expect(try store.apply([OverrideChange(key: "limit", value: 7)], actor: "bob", condition: nil)
+        #expect(try store.apply([OverrideChange(key: "limit", value: 7)], by: .unverified("bob"), condition: nil)
             .records.count == 1)
         #expect(try store.read().entries["limit"]?.expiresAt == nil)
     }
 
     @Test func anExportCarriesTheExpiryToAnotherScope() throws {
         let store = try TestDatabase.store()
-        _ = try store.apply([OverrideChange(key: "limit", value: 7, expiresAt: Self.expiry)], actor: "alice",
+        _ = try store.apply([OverrideChange(key: "limit", value: 7, expiresAt: Self.expiry)], by: .unverified("alice"),
                             condition: nil)
         let export = try StoreExport(from: store)
         let target = try TestDatabase.store()

@@ -75,7 +75,7 @@ struct PostgresKilledWriterTests {
             // A killed writer's COMMIT may still wait in its server process's socket, to commit after the writer
             // is gone. A write takes its turn on the scope's lock after every transaction holding it, so an empty
             // one returns once those have committed or rolled back.
-            _ = try store.apply([], actor: "barrier", condition: nil)
+            _ = try store.apply([], by: .unverified("barrier"), condition: nil)
             let contents = try store.read()
             for key in Self.keys {
                 let value = contents.entries[key]?.value.intValue ?? -1

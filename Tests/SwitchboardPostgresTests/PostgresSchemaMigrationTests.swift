@@ -5,7 +5,8 @@ import SwitchboardTestSupport
 import Testing
 
 /// A database of schema version 1, written by hand as Switchboard 1 created it, opened by this code: migrated to
-/// version 2 (`expires_at` on overrides and audit rows) with every row intact, and writable with expiries.
+/// the current version (2 added `expires_at` on overrides and audit rows) with every row intact, and writable with
+/// expiries.
 ///
 /// The schema is the whole database's, so the test starts a cluster of its own rather than touching the one the
 /// other tests share.
@@ -46,7 +47,7 @@ struct PostgresSchemaMigrationTests {
         _ = try Self.psql(cluster.url, Self.versionOne)
 
         let store = try PostgresStore(url: cluster.url, scope: "prod")
-        #expect(try Self.psql(cluster.url, "SELECT version FROM switchboard_schema") == "2\n")
+        #expect(try Self.psql(cluster.url, "SELECT version FROM switchboard_schema") == "3\n")
         let contents = try store.read()
         #expect(contents.version == 2)
         #expect(contents.entries.mapValues(\.value) == ["limit": 7, "motto": "hi"])
@@ -55,12 +56,12 @@ struct PostgresSchemaMigrationTests {
         #expect(try store.auditLog(limit: 10).map(\.key) == ["limit", "motto"])
 
         let expiry = "2026-12-01T09:00:00.000Z"
-        _ = try store.apply([OverrideChange(key: "limit", value: 8, expiresAt: expiry)], actor: "carol",
+        _ = try store.apply([OverrideChange(key: "limit", value: 8, expiresAt: expiry)], by: .unverified("carol"),
                             condition: WriteCondition(key: "limit", version: 1))
         #expect(try store.read().entries["limit"]?.expiresAt == expiry)
         #expect(try store.auditLog(limit: 10).map(\.expiresAt) == [nil, nil, expiry])
 
-        // Opening it again finds version 2 and changes nothing.
+        // Opening it again finds the current version and changes nothing.
         let again = try PostgresStore(url: cluster.url, scope: "prod")
         #expect(try again.read().entries["limit"]?.value == 8)
         #expect(try Self.psql(cluster.url, "SELECT count(*) FROM switchboard_schema") == "1\n")

@@ -10,9 +10,10 @@ struct PostgresStoreMoveTests {
     @Test func fileToPostgresAndBackIsIdentical() throws {
         let directory = TemporaryDirectory()
         let file = FileStore(path: directory.file("state/overrides.json"))
-        _ = try file.apply([OverrideChange(key: "limit", value: 7)], actor: "alice", condition: nil)
-        _ = try file.apply([OverrideChange(key: "motto", value: "it's ; fine")], actor: "bob", condition: nil)
-        _ = try file.apply([OverrideChange(key: "limit", value: nil)], actor: "carol", condition: nil)
+        _ = try file.apply([OverrideChange(key: "limit", value: 7)], by: .unverified("alice"), condition: nil)
+        _ = try file.apply([OverrideChange(key: "motto", value: "it's ; fine")], by: .unverified("bob"),
+                           condition: nil)
+        _ = try file.apply([OverrideChange(key: "limit", value: nil)], by: .unverified("carol"), condition: nil)
         let first = try StoreExport(from: file)
         let postgres = try TestDatabase.store()
         try postgres.importing(first)
@@ -24,6 +25,7 @@ struct PostgresStoreMoveTests {
         try back.importing(second)
         #expect(try StoreExport(from: back).json == first.json)
         // The next write continues the versions.
-        #expect(try postgres.apply([OverrideChange(key: "limit", value: 1)], actor: "d", condition: nil).version == 4)
+        #expect(try postgres.apply([OverrideChange(key: "limit", value: 1)], by: .unverified("d"), condition: nil)
+                    .version == 4)
     }
 }

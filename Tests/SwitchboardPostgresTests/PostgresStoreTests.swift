@@ -9,7 +9,7 @@ struct PostgresStoreTests {
     @Test func writesReadsAndAudits() throws {
         let store = try TestDatabase.store()
         #expect(try store.read().version == 0)
-        let write = try store.apply([OverrideChange(key: "limit", value: 7)], actor: "alice", condition: nil)
+        let write = try store.apply([OverrideChange(key: "limit", value: 7)], by: .unverified("alice"), condition: nil)
         #expect(write.version == 1)
         #expect(write.records.map(\.key) == ["limit"])
         let contents = try store.read()
@@ -17,7 +17,7 @@ struct PostgresStoreTests {
         #expect(contents.entries["limit"]?.value == 7)
         #expect(contents.entries["limit"]?.actor == "alice")
         #expect(contents.entries["limit"]?.version == 1)
-        _ = try store.apply([OverrideChange(key: "limit", value: nil)], actor: "bob", condition: nil)
+        _ = try store.apply([OverrideChange(key: "limit", value: nil)], by: .unverified("bob"), condition: nil)
         #expect(try store.read().entries.isEmpty)
         let log = try store.auditLog(limit: 10)
         #expect(log.map(\.actor) == ["alice", "bob"])
@@ -31,14 +31,15 @@ struct PostgresStoreTests {
 
     @Test func craftedValuesComeBackExactlyAndChangeNothingElse() throws {
         let store = try TestDatabase.store()
-        _ = try store.apply([OverrideChange(key: "other", value: "untouched")], actor: "a", condition: nil)
+        _ = try store.apply([OverrideChange(key: "other", value: "untouched")], by: .unverified("a"), condition: nil)
         let hostile: [Value] = [
             "'; DROP TABLE switchboard_overrides; --", "quote ' and \" and \\ and ;", "nul \u{0} inside",
             .string(String(repeating: "long ", count: 20_000)), ["list", 1, ["nested": "'"]], 1.5, -0.0,
         ]
         for (index, value) in hostile.enumerated() {
             let key = "key'; --\(index)"
-            _ = try store.apply([OverrideChange(key: key, value: value)], actor: "robert'); --", condition: nil)
+            _ = try store.apply([OverrideChange(key: key, value: value)], by: .unverified("robert'); --"),
+                                condition: nil)
             let stored = try #require(try store.read().entries[key])
             #expect(stored.value == value)
             #expect(stored.actor == "robert'); --")
@@ -49,13 +50,13 @@ struct PostgresStoreTests {
 
     @Test func compareAndSetHasOneWinner() throws {
         let store = try TestDatabase.store()
-        let first = try store.apply([OverrideChange(key: "limit", value: 1)], actor: "a",
+        let first = try store.apply([OverrideChange(key: "limit", value: 1)], by: .unverified("a"),
                                     condition: WriteCondition(key: "limit", version: 0))
         #expect(throws: StoreError.self) {
-            try store.apply([OverrideChange(key: "limit", value: 2)], actor: "b",
+            try store.apply([OverrideChange(key: "limit", value: 2)], by: .unverified("b"),
                             condition: WriteCondition(key: "limit", version: 0))
         }
-        _ = try store.apply([OverrideChange(key: "limit", value: 3)], actor: "c",
+        _ = try store.apply([OverrideChange(key: "limit", value: 3)], by: .unverified("c"),
                             condition: WriteCondition(key: "limit", version: first.version))
         #expect(try store.read().entries["limit"]?.value == 3)
         #expect(try store.auditLog(limit: 10).count == 2)
@@ -67,7 +68,7 @@ struct PostgresStoreTests {
         let wins = await withTaskGroup(of: Bool.self) { group in
             for (index, store) in stores.enumerated() {
                 group.addTask {
-                    (try? store.apply([OverrideChange(key: "limit", value: .int(index))], actor: "w\(index)",
+                    (try? store.apply([OverrideChange(key: "limit", value: .int(index))], by: .unverified("w\(index)"),
                                       condition: WriteCondition(key: "limit", version: 0))) != nil
                 }
             }
@@ -80,7 +81,7 @@ struct PostgresStoreTests {
     @Test func scopesDoNotSeeEachOther() throws {
         let a = try TestDatabase.store()
         let b = try TestDatabase.store()
-        _ = try a.apply([OverrideChange(key: "limit", value: 1)], actor: "a", condition: nil)
+        _ = try a.apply([OverrideChange(key: "limit", value: 1)], by: .unverified("a"), condition: nil)
         #expect(try b.read().entries.isEmpty)
         #expect(try b.read().version == 0)
     }

@@ -15,7 +15,7 @@ struct InMemoryStoreExpiryTests {
     @Test func theExpiryRoundTrips() throws {
         let store = InMemoryStore()
         let write = try store.apply([OverrideChange(key: "banner", value: true, expiresAt: Self.expiry)],
-                                    actor: "t", condition: nil)
+                                    by: .unverified("t"), condition: nil)
         #expect(write.records.map(\.expiresAt) == [Self.expiry])
         #expect(try store.read().entries["banner"]?.expiresAt == Self.expiry)
         #expect(try store.changes(since: 0)?.changed["banner"]??.expiresAt == Self.expiry)

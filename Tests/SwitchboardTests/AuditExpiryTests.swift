@@ -55,7 +55,8 @@ struct AuditExpiryTests {
     @Test func theEntryIsJSONWithEventExpired() {
         let history = AuditRecord.withExpiries([Self.set], now: Self.seconds("2026-12-02T00:00:00.000Z"))
         #expect(history.last?.json == #"{"actor":"alice","event":"expired","expires_at":"2026-12-01T11:00:00.000Z","#
-                    + #""key":"app.debug","new":null,"old":true,"time":"2026-12-01T11:00:00.000Z","version":1}"#)
+                    + #""key":"app.debug","new":null,"old":true,"time":"2026-12-01T11:00:00.000Z","verified":false,"#
+                    + #""version":1}"#)
         #expect(!Self.set.json.contains("event"))
         #expect(AuditRecord(json: try! Value(json: history.last!.json))?.event == .expired)
     }

@@ -9,7 +9,7 @@ import SwitchboardTestSupport
 struct FileStoreCompactionTests {
     @discardableResult
     func set(_ store: FileStore, _ key: String, _ value: Value?) throws -> StoreWrite {
-        try store.apply([OverrideChange(key: key, value: value)], actor: "t", condition: nil)
+        try store.apply([OverrideChange(key: key, value: value)], by: .unverified("t"), condition: nil)
     }
 
     func state(_ path: String) throws -> FileStore.StateFile {

@@ -27,7 +27,7 @@ struct FileStoreJournalTests {
 
     @discardableResult
     func set(_ store: FileStore, _ key: String, _ value: Value?) throws -> StoreWrite {
-        try store.apply([OverrideChange(key: key, value: value)], actor: "t", condition: nil)
+        try store.apply([OverrideChange(key: key, value: value)], by: .unverified("t"), condition: nil)
     }
 
     func record(_ key: String, _ value: Value, version: UInt64) -> AuditRecord {
@@ -54,7 +54,7 @@ struct FileStoreJournalTests {
         let files = Files()
         let store = files.store()
         let changes = [OverrideChange(key: "app.a", value: .int(1)), OverrideChange(key: "app.b", value: .int(2))]
-        _ = try store.apply(changes, actor: "t", condition: nil)
+        _ = try store.apply(changes, by: .unverified("t"), condition: nil)
         let lines = try #require(files.directory.read(".switchboard/audit.jsonl")).split(separator: "\n")
         #expect(lines.count == 2)
         #expect(lines[0].contains("\"more\":true"))

@@ -11,7 +11,7 @@ struct FileStoreMigrationTests {
 
     @discardableResult
     func set(_ store: FileStore, _ key: String, _ value: Value?) throws -> StoreWrite {
-        try store.apply([OverrideChange(key: key, value: value)], actor: "t", condition: nil)
+        try store.apply([OverrideChange(key: key, value: value)], by: .unverified("t"), condition: nil)
     }
 
     /// A state file and an audit log as the store wrote them before the journal, the log ending in a record a

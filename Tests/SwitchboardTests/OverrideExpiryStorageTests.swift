@@ -14,7 +14,8 @@ struct OverrideExpiryStorageTests {
     func set(_ store: any RuntimeStore, _ key: String, _ value: Value?, expiresAt: String? = nil) throws
         -> StoreWrite
     {
-        try store.apply([OverrideChange(key: key, value: value, expiresAt: expiresAt)], actor: "t", condition: nil)
+        try store.apply([OverrideChange(key: key, value: value, expiresAt: expiresAt)], by: .unverified("t"),
+                        condition: nil)
     }
 
     @Test func theFileStoreKeepsTheExpiryOfEachOverrideAndRecord() throws {
@@ -31,7 +32,7 @@ struct OverrideExpiryStorageTests {
         let compacting = FileStore(path: path, compactionBytes: 0)
         try set(compacting, "app.c", 3, expiresAt: Self.expiry)
         let state = try #require(directory.read(".switchboard/overrides.json"))
-        #expect(state.contains(#""version": 3"#))
+        #expect(state.contains(#""version": 4"#))
         #expect(state.contains(#""app.a": {"actor":"t","expires_at":"2026-12-01T09:00:00.000Z","time":"#))
         let compacted = try FileStore(path: path).read()
         #expect(compacted.entries.mapValues(\.expiresAt) == ["app.a": Self.expiry, "app.b": String?.none,

@@ -54,7 +54,8 @@ import Testing
                 if board.registry[key] != nil {
                     try board.set(key, to: value, actor: "test")
                 } else {
-                    _ = try board.store.apply([OverrideChange(key: key, value: value)], actor: "test", condition: nil)
+                    _ = try board.store.apply([OverrideChange(key: key, value: value)], by: .unverified("test"),
+                                              condition: nil)
                     board.refreshRuntime()
                 }
             } else {

@@ -238,7 +238,8 @@ public final class Board: Sendable {
 
     // MARK: - Runtime overrides
 
-    /// Sets a runtime override after checking it against the definition; persisted atomically and logged.
+    /// Sets a runtime override after checking it against the definition; persisted atomically and logged as an
+    /// unverified write of `actor`, as `set(_:to:as:expiresAt:expectedVersion:)` with ``Attribution/unverified(_:)``.
     ///
     /// - Parameters:
     ///   - key: the definition's key.
@@ -256,8 +257,27 @@ public final class Board: Sendable {
     public func set(
         _ key: String, to value: Value, actor: String, expiresAt: Date? = nil, expectedVersion: UInt64? = nil
     ) throws(SetError) -> UInt64 {
+        try set(key, to: value, as: .unverified(actor), expiresAt: expiresAt, expectedVersion: expectedVersion)
+    }
+
+    /// Sets a runtime override after checking it against the definition; persisted atomically and logged with
+    /// `attribution`: a server records the person it verified, and the name the client claimed beside it.
+    ///
+    /// - Parameters:
+    ///   - key: the definition's key.
+    ///   - value: the value, checked with ``Definition/fit(_:)``.
+    ///   - attribution: who makes the change, for the audit log; the override records its actor.
+    ///   - expiresAt: when the override stops counting, as in `set(_:to:actor:expiresAt:expectedVersion:)`.
+    ///   - expectedVersion: for compare-and-set, as in `set(_:to:actor:expiresAt:expectedVersion:)`.
+    /// - Returns: the store's version after the write.
+    /// - Throws: ``SetError``, as `set(_:to:actor:expiresAt:expectedVersion:)` does; nothing is written then.
+    @discardableResult
+    public func set(
+        _ key: String, to value: Value, as attribution: Attribution, expiresAt: Date? = nil,
+        expectedVersion: UInt64? = nil
+    ) throws(SetError) -> UInt64 {
         let definition = try definition(for: key)
-        return try write(definition.fit(value), to: definition, actor: actor, expiresAt: expiresAt,
+        return try write(definition.fit(value), to: definition, by: attribution, expiresAt: expiresAt,
                          expectedVersion: expectedVersion)
     }
 
@@ -278,20 +298,30 @@ public final class Board: Sendable {
     }
 
     /// Sets a runtime override from text (as typed on a command line), parsed by the key's type; for a variant
-    /// flag the text may also name a variant.
+    /// flag the text may also name a variant. Logged as an unverified write of `actor`.
     @discardableResult
     public func set(
         _ key: String, text: String, actor: String, expiresAt: Date? = nil, expectedVersion: UInt64? = nil
     ) throws(SetError) -> UInt64 {
+        try set(key, text: text, as: .unverified(actor), expiresAt: expiresAt, expectedVersion: expectedVersion)
+    }
+
+    /// Sets a runtime override from text, as `set(_:text:actor:expiresAt:expectedVersion:)` does, logged with
+    /// `attribution`.
+    @discardableResult
+    public func set(
+        _ key: String, text: String, as attribution: Attribution, expiresAt: Date? = nil,
+        expectedVersion: UInt64? = nil
+    ) throws(SetError) -> UInt64 {
         let definition = try definition(for: key)
-        return try write(definition.fit(text: text), to: definition, actor: actor, expiresAt: expiresAt,
+        return try write(definition.fit(text: text), to: definition, by: attribution, expiresAt: expiresAt,
                          expectedVersion: expectedVersion)
     }
 
     /// Writes a value that ``Definition/fit(_:)`` accepted, or throws its problem. The override lives under the
     /// definition's key; copies under the keys it was renamed from are dropped so they cannot resurface.
     private func write(
-        _ fit: Result<Value, ValueProblem>, to definition: Definition, actor: String, expiresAt: Date?,
+        _ fit: Result<Value, ValueProblem>, to definition: Definition, by attribution: Attribution, expiresAt: Date?,
         expectedVersion: UInt64?
     ) throws(SetError) -> UInt64 {
         let value: Value
@@ -303,10 +333,11 @@ public final class Board: Sendable {
         let changes = [OverrideChange(key: definition.key, value: value, expiresAt: expiry)]
             + definition.renamedFrom.map { OverrideChange(key: $0, value: nil) }
         let condition = expectedVersion.map { WriteCondition(key: definition.key, version: $0) }
-        return try write(changes, actor: actor, condition: condition)
+        return try write(changes, by: attribution, condition: condition)
     }
 
-    /// Removes a key's runtime override (also an orphaned one, or one stored under a renamed key).
+    /// Removes a key's runtime override (also an orphaned one, or one stored under a renamed key), logged as an
+    /// unverified write of `actor`.
     ///
     /// - Parameters:
     ///   - key: the key whose override goes.
@@ -315,6 +346,21 @@ public final class Board: Sendable {
     /// - Returns: the store's version after the write.
     @discardableResult
     public func reset(_ key: String, actor: String, expectedVersion: UInt64? = nil) throws(SetError) -> UInt64 {
+        try reset(key, as: .unverified(actor), expectedVersion: expectedVersion)
+    }
+
+    /// Removes a key's runtime override, as ``reset(_:actor:expectedVersion:)-(String,_,_)`` does, logged with
+    /// `attribution`.
+    ///
+    /// - Parameters:
+    ///   - key: the key whose override goes.
+    ///   - attribution: who makes the change, for the audit log.
+    ///   - expectedVersion: for compare-and-set, as in `set(_:to:actor:expiresAt:expectedVersion:)`.
+    /// - Returns: the store's version after the write.
+    @discardableResult
+    public func reset(
+        _ key: String, as attribution: Attribution, expectedVersion: UInt64? = nil
+    ) throws(SetError) -> UInt64 {
         let snapshot = cell.snapshot
         let renamedFrom = snapshot.registry[key]?.renamedFrom ?? []
         guard snapshot.registry[key] != nil || snapshot.orphans[key] != nil else {
@@ -322,7 +368,7 @@ public final class Board: Sendable {
         }
         let changes = ([key] + renamedFrom).map { OverrideChange(key: $0, value: nil) }
         let condition = expectedVersion.map { WriteCondition(key: key, version: $0) }
-        return try write(changes, actor: actor, condition: condition)
+        return try write(changes, by: attribution, condition: condition)
     }
 
     /// Removes the runtime override of a typed key, as ``reset(_:actor:expectedVersion:)-(String,_,_)`` does for
@@ -334,11 +380,17 @@ public final class Board: Sendable {
         try reset(key.key, actor: actor, expectedVersion: expectedVersion)
     }
 
-    /// Removes every runtime override, orphans included.
+    /// Removes every runtime override, orphans included, logged as an unverified write of `actor`.
     @discardableResult
     public func resetAll(actor: String) throws(SetError) -> UInt64 {
+        try resetAll(as: .unverified(actor))
+    }
+
+    /// Removes every runtime override, orphans included, logged with `attribution`.
+    @discardableResult
+    public func resetAll(as attribution: Attribution) throws(SetError) -> UInt64 {
         let keys = engine.storedKeys
-        return try write(keys.sorted().map { OverrideChange(key: $0, value: nil) }, actor: actor, condition: nil)
+        return try write(keys.sorted().map { OverrideChange(key: $0, value: nil) }, by: attribution, condition: nil)
     }
 
     /// The stored override of a key (its value, who set it, when, and its version), when it has one.
@@ -350,10 +402,10 @@ public final class Board: Sendable {
     public var storeVersion: UInt64 { engine.storeVersion }
 
     private func write(
-        _ changes: [OverrideChange], actor: String, condition: WriteCondition?
+        _ changes: [OverrideChange], by attribution: Attribution, condition: WriteCondition?
     ) throws(SetError) -> UInt64 {
         do {
-            return try engine.write(changes, actor: actor, condition: condition)
+            return try engine.write(changes, by: attribution, condition: condition)
         } catch {
             throw .store(error)
         }

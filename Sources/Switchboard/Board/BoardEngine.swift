@@ -109,8 +109,10 @@ final class BoardEngine: Sendable {
     /// Writes changes to the store and publishes them: the keys they touch are retyped, nothing else.
     ///
     /// - Returns: the store's version after the write.
-    func write(_ changes: [OverrideChange], actor: String, condition: WriteCondition?) throws(StoreError) -> UInt64 {
-        let write = try store.apply(changes, actor: actor, condition: condition)
+    func write(
+        _ changes: [OverrideChange], by attribution: Attribution, condition: WriteCondition?
+    ) throws(StoreError) -> UInt64 {
+        let write = try store.apply(changes, by: attribution, condition: condition)
         telemetry.wrote(keys: write.changed.count)
         publishingThenDelivering {
             let contiguous = state.withLock { state -> Bool in

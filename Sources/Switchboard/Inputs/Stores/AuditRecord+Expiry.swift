@@ -25,8 +25,8 @@ extension AuditRecord {
             }
             // After the records written before the expiry, and before the first written after it.
             let position = later.firstIndex { Timestamp.parse($0.time).map { $0 > expiry } ?? false } ?? records.count
-            let entry = AuditRecord(time: expiresAt, actor: record.actor, key: record.key, old: value, new: nil,
-                                    version: record.version, expiresAt: expiresAt, event: .expired)
+            let entry = AuditRecord(time: expiresAt, attribution: record.attribution, key: record.key, old: value,
+                                    new: nil, version: record.version, expiresAt: expiresAt, event: .expired)
             placed[position, default: []].append((expiry, entry))
         }
         guard !placed.isEmpty else { return records }

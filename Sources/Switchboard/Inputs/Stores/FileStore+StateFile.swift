@@ -54,10 +54,14 @@ extension FileStore {
         value?.intValue.map { UInt64(max(0, $0)) } ?? 0
     }
 
-    /// A state file's text: `version` is the file format's (2: with `audit_offset`; 3: overrides and audit records
-    /// may have `expires_at`, which formats 1 and 2 lack and read without), `revision` the store's version.
+    /// The state file format this code writes: 2 added `audit_offset`; 3 `expires_at` on overrides and audit
+    /// records; 4 `verified` and `claimed_actor` on audit records. Older formats read without what they lack.
+    static let formatVersion = 4
+
+    /// A state file's text: `version` is the file format's (``formatVersion``), `revision` the store's version.
     static func encode(_ contents: StoreContents, auditOffset: Int) -> String {
-        var out = "{\n  \"version\": 3,\n  \"revision\": \(contents.version),\n  \"audit_offset\": \(auditOffset),\n"
+        var out = "{\n  \"version\": \(formatVersion),\n  \"revision\": \(contents.version),\n"
+        out += "  \"audit_offset\": \(auditOffset),\n"
         out += "  \"overrides\": {"
         for (index, key) in contents.entries.keys.sorted().enumerated() {
             let entry = contents.entries[key]!

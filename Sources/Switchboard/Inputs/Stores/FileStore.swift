@@ -28,6 +28,8 @@ import Darwin
 ///   write records the log's length in it before appending.
 /// - Overrides and audit records carry `expires_at` when they expire (state file format 3). Files written before
 ///   (formats 1 and 2, and logs without it) load as they are: their overrides never expire.
+/// - Audit records carry `verified`, and `claimed_actor` when the client claimed another name (format 4). Logs
+///   written before (formats 1 to 3) load as they are: their records read as unverified.
 public final class FileStore: RuntimeStore {
     /// The state file.
     public let path: String
@@ -223,9 +225,9 @@ public final class FileStore: RuntimeStore {
     /// audit record for every key whose value changed, synced once. Nothing is written when the condition fails
     /// or nothing changes.
     public func apply(
-        _ changes: [OverrideChange], actor: String, condition: WriteCondition?
+        _ changes: [OverrideChange], by attribution: Attribution, condition: WriteCondition?
     ) throws(StoreError) -> StoreWrite {
-        try locked { () throws(StoreError) in try applyLocked(changes, actor: actor, condition: condition) }
+        try locked { () throws(StoreError) in try applyLocked(changes, by: attribution, condition: condition) }
     }
 
     /// Runs `body` holding both locks: this process's, then the file lock every process takes.
@@ -263,12 +265,12 @@ public final class FileStore: RuntimeStore {
     }
 
     private func applyLocked(
-        _ changes: [OverrideChange], actor: String, condition: WriteCondition?
+        _ changes: [OverrideChange], by attribution: Attribution, condition: WriteCondition?
     ) throws(StoreError) -> StoreWrite {
         var reading = try current(underLock: true)
         let before = reading.contents
         if let condition { try condition.check(against: before.entries[condition.key]) }
-        let plan = StoreWrite(planning: changes, actor: actor, time: StoredOverride.currentTime(),
+        let plan = StoreWrite(planning: changes, by: attribution, time: StoredOverride.currentTime(),
                               version: before.version + 1, current: { before.entries[$0] })
         guard !plan.records.isEmpty else { return StoreWrite(version: before.version, changed: [:], records: []) }
         let log = open(auditPath, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)

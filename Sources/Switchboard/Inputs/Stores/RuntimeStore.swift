@@ -5,7 +5,10 @@
 /// set it, when, and the store version it was written at; every write bumps the store's version and appends an
 /// audit record for each key it changed.
 ///
-/// Writes are all-or-nothing and may be conditional: ``apply(_:actor:condition:)`` with a
+/// Every write is attributed (an ``Attribution``): its audit records keep the actor, the name the client claimed
+/// when that was another, and whether the person was verified.
+///
+/// Writes are all-or-nothing and may be conditional: ``apply(_:by:condition:)`` with a
 /// ``WriteCondition`` fails with `StoreError.Kind.conflict` and writes nothing when the key's override is no
 /// longer at the version the caller read (compare-and-set).
 public protocol RuntimeStore: AnyObject, Sendable {
@@ -24,10 +27,13 @@ public protocol RuntimeStore: AnyObject, Sendable {
 
     /// Applies changes in one all-or-nothing write: each key is set to its value, or its override removed when
     /// the value is `nil`. Appends an audit record for every key whose value changes; changes nothing (and
-    /// bumps no version) when no value changes.
+    /// bumps no version) when no value changes. Overrides record `attribution`'s actor; audit records the whole
+    /// attribution.
     ///
     /// - Throws: ``StoreError``; nothing is written then.
-    func apply(_ changes: [OverrideChange], actor: String, condition: WriteCondition?) throws(StoreError) -> StoreWrite
+    func apply(
+        _ changes: [OverrideChange], by attribution: Attribution, condition: WriteCondition?
+    ) throws(StoreError) -> StoreWrite
 
     /// The overrides changed after `version`, when the store can tell without reading everything; `nil` when
     /// it cannot, and the caller reads everything and compares. Replicas catch up with it after a notification.
@@ -36,8 +42,8 @@ public protocol RuntimeStore: AnyObject, Sendable {
     /// The last `limit` audit records, oldest first.
     func auditLog(limit: Int) throws(StoreError) -> [AuditRecord]
 
-    /// Fills an empty store with exported overrides and audit records, keeping their actors, times and versions
-    /// (`switchboard store import`).
+    /// Fills an empty store with exported overrides and audit records, keeping their actors (with claimed actors
+    /// and verification), times and versions (`switchboard store import`).
     ///
     /// - Throws: ``StoreError`` when the store already has overrides or audit records; nothing is written then.
     func importing(_ export: StoreExport) throws(StoreError)
@@ -93,7 +99,7 @@ public struct StoreExport: Sendable, Equatable {
     }
 
     /// Reads an export's JSON; exports written before overrides could expire (without `expires_at`) load as they
-    /// are.
+    /// are, and audit records written before writes were attributed (without `verified`) read as unverified.
     public init(json text: String, source: String) throws(StoreError) {
         let invalid = { (detail: String) in
             StoreError(.corrupt, message: "\(source) is not a Switchboard store export: \(detail)",
@@ -272,9 +278,10 @@ extension StoreWrite {
     /// What applying `changes` to the overrides that `current` reads writes at `version`: each changed key with its
     /// new override, and an audit record per change in order. Setting a key to the value and expiry it has is no
     /// change (the same value with another expiry is one); a key changed twice in one write is compared with its
-    /// first change. Every store plans its writes here.
+    /// first change. Overrides record `attribution`'s actor, audit records all of it. Every store plans its writes
+    /// here.
     public init(
-        planning changes: [OverrideChange], actor: String, time: String, version: UInt64,
+        planning changes: [OverrideChange], by attribution: Attribution, time: String, version: UInt64,
         current: (String) -> StoredOverride?
     ) {
         var changed: [String: StoredOverride?] = [:]
@@ -284,17 +291,19 @@ extension StoreWrite {
             guard old?.value != change.value || (change.value != nil && old?.expiresAt != change.expiresAt)
             else { continue }
             let new = change.value.map {
-                StoredOverride(value: $0, actor: actor, time: time, version: version, expiresAt: change.expiresAt)
+                StoredOverride(value: $0, actor: attribution.actor, time: time, version: version,
+                               expiresAt: change.expiresAt)
             }
             changed[change.key] = .some(new)
-            records.append(AuditRecord(time: time, actor: actor, key: change.key, old: old?.value, new: change.value,
-                                       version: version, expiresAt: new?.expiresAt))
+            records.append(AuditRecord(time: time, attribution: attribution, key: change.key, old: old?.value,
+                                       new: change.value, version: version, expiresAt: new?.expiresAt))
         }
         self.init(version: version, changed: changed, records: records)
     }
 }
 
-/// One audit record: who changed which key, when, from what to what, and until when.
+/// One audit record: who changed which key (verified or not, and whom the client claimed to be), when, from what
+/// to what, and until when.
 ///
 /// Stores hold only the records of writes. An override that expires writes nothing (replicas would record it once
 /// each); ``withExpiries(_:now:)`` derives an `expired` entry from the record that set it, for
@@ -311,8 +320,14 @@ public struct AuditRecord: Sendable, Hashable {
 
     /// When, in ISO 8601 UTC.
     public var time: String
-    /// Who.
+    /// Who: the verified person, or (when ``verified`` is `false`) the name the writer gave.
     public var actor: String
+    /// The name the client sent when it was not ``actor`` (`nil`: none, or the same). JSON `"claimed_actor"`, only
+    /// when present.
+    public var claimedActor: String?
+    /// Whether the server verified that ``actor`` made the write; `false` for the command line, the REPL, library
+    /// writes, and records written before writes were attributed. JSON `"verified"`, always written.
+    public var verified: Bool
     /// Which key.
     public var key: String
     /// The value before (`nil`: no override).
@@ -327,13 +342,15 @@ public struct AuditRecord: Sendable, Hashable {
     /// What the entry records: a write, or (derived by ``withExpiries(_:now:)``) an expiry.
     public var event: Event
 
-    /// Creates a record.
+    /// Creates a record; a `claimedActor` equal to `actor` is dropped, as in ``Attribution``.
     public init(
-        time: String, actor: String, key: String, old: Value?, new: Value?, version: UInt64 = 0,
-        expiresAt: String? = nil, event: Event = .change
+        time: String, actor: String, claimedActor: String? = nil, verified: Bool = false, key: String, old: Value?,
+        new: Value?, version: UInt64 = 0, expiresAt: String? = nil, event: Event = .change
     ) {
         self.time = time
         self.actor = actor
+        self.claimedActor = claimedActor == actor ? nil : claimedActor
+        self.verified = verified
         self.key = key
         self.old = old
         self.new = new
@@ -342,12 +359,29 @@ public struct AuditRecord: Sendable, Hashable {
         self.event = event
     }
 
+    /// Creates a record of a write attributed to `attribution`.
+    public init(
+        time: String, attribution: Attribution, key: String, old: Value?, new: Value?, version: UInt64 = 0,
+        expiresAt: String? = nil, event: Event = .change
+    ) {
+        self.init(time: time, actor: attribution.actor, claimedActor: attribution.claimedActor,
+                  verified: attribution.verified, key: key, old: old, new: new, version: version,
+                  expiresAt: expiresAt, event: event)
+    }
+
+    /// Who made the write: ``actor``, ``claimedActor`` and ``verified`` together.
+    public var attribution: Attribution {
+        Attribution(actor: actor, claimedActor: claimedActor, verified: verified)
+    }
+
     /// The record as one JSON object (the audit log's line, and `log --json`'s element).
     public var json: String { Value.object(jsonFields).json }
 
     /// The fields of the record's JSON object.
     var jsonFields: [String: Value] {
-        var object: [String: Value] = ["time": .string(time), "actor": .string(actor), "key": .string(key)]
+        var object: [String: Value] = ["time": .string(time), "actor": .string(actor), "key": .string(key),
+                                       "verified": .bool(verified)]
+        if let claimedActor { object["claimed_actor"] = .string(claimedActor) }
         object["old"] = old ?? .null
         object["new"] = new ?? .null
         if version > 0 { object["version"] = .int(Int(clamping: version)) }
@@ -357,10 +391,13 @@ public struct AuditRecord: Sendable, Hashable {
     }
 
     /// Reads a record from a JSON object; `nil` when it is not one. Records written before overrides could expire
-    /// (without `expires_at`) read as they are.
+    /// (without `expires_at`) read as they are; records written before writes were attributed (without
+    /// `verified`) read as unverified.
     public init?(json value: Value) {
         guard case .object(let fields) = value, let key = fields["key"]?.stringValue else { return nil }
-        self.init(time: fields["time"]?.stringValue ?? "", actor: fields["actor"]?.stringValue ?? "", key: key,
+        self.init(time: fields["time"]?.stringValue ?? "", actor: fields["actor"]?.stringValue ?? "",
+                  claimedActor: fields["claimed_actor"]?.stringValue, verified: fields["verified"] == .bool(true),
+                  key: key,
                   old: fields["old"].flatMap { $0 == .null ? nil : $0 },
                   new: fields["new"].flatMap { $0 == .null ? nil : $0 },
                   version: fields["version"].flatMap { $0.intValue }.map { UInt64(max(0, $0)) } ?? 0,
