@@ -42,7 +42,7 @@ struct ScriptTests {
         #expect(second.status == 0)
         let lines = withoutTimes(second.stdout).split(separator: "\n")
         #expect(lines.prefix(2) == ["app.theme = dark (runtime)", "app.new_flow = true (runtime)"])
-        #expect(lines.contains("<time>  tester  app.theme     (none) → dark"))
+        #expect(lines.contains("<time>  tester (unverified)  app.theme     (none) → dark"))
         // The plain CLI reads the same store.
         #expect(try runSwitchboard(["get", "app.theme"], in: project.path).stdout == "dark\n")
     }

@@ -200,10 +200,10 @@ struct SessionTests {
         _ = session.execute("set app.theme light")
         _ = session.execute("reset app.theme")
         #expect(withoutTimes(session.execute("log").output) == """
-            TIME                      ACTOR   KEY        CHANGE
-            <time>  tester  app.theme  (none) → dark
-            <time>  tester  app.theme  dark → light
-            <time>  tester  app.theme  light → (none)
+            TIME                      ACTOR                KEY        CHANGE
+            <time>  tester (unverified)  app.theme  (none) → dark
+            <time>  tester (unverified)  app.theme  dark → light
+            <time>  tester (unverified)  app.theme  light → (none)
 
             """)
         #expect(session.execute("log 1").output.split(separator: "\n").count == 2)

@@ -2,15 +2,29 @@ public import Switchboard
 
 extension AuditRecord {
     /// The audit log as a table, oldest first (the REPL's `log` and `switchboard log`), or a sentence when it is
-    /// empty. An expiry's entry reads `expired: true → (none)`.
+    /// empty. An expiry's entry reads `expired: true → (none)`; the actor column reads as ``renderedActor``.
     public static func renderedLog(_ records: [AuditRecord], terminal: Terminal) -> String {
         guard !records.isEmpty else { return "no changes have been recorded\n" }
         var table = Table(header: ["TIME", "ACTOR", "KEY", "CHANGE"])
         for record in records {
             var change = "\(record.old?.shortText ?? "(none)") → \(record.new?.shortText ?? "(none)")"
             if record.event == .expired { change = "expired: " + change }
-            table.rows.append([record.time, record.actor, record.key, change])
+            table.rows.append([record.time, record.renderedActor, record.key, change])
         }
         return table.render(terminal: terminal)
+    }
+
+    /// Who made the write, as the log shows it: `ana` for a verified person, `ana (claimed "mallory")` when the
+    /// client sent another name, and `alice (unverified)` for a name the writer gave that nobody checked (the
+    /// command line, the REPL, library writes, and records written before writes were attributed).
+    public var renderedActor: String {
+        var notes: [String] = []
+        if !verified { notes.append("unverified") }
+        if let claimedActor {
+            var quoted = ""
+            Value.writeJSONString(claimedActor, to: &quoted)
+            notes.append("claimed \(quoted)")
+        }
+        return notes.isEmpty ? actor : "\(actor) (\(notes.joined(separator: ", ")))"
     }
 }
