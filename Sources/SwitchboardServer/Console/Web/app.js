@@ -801,7 +801,7 @@ const keyPath = (key) => encodeURIComponent(key);
     for (const record of records) {
       const item = el('li', { class: 'card' },
         el('p', { class: 'help' }, el('time', { datetime: record.time, title: record.time,
-          text: relativeTime(record.time) }), ' · ' + record.actor),
+          text: relativeTime(record.time) }), ' · ' + auditActor(record)),
         changeLine('', literal(record.old), literal(record.new)));
       if (canWrite) {
         item.append(el('button', { type: 'button', text: 'Revert',
@@ -1238,6 +1238,13 @@ const keyPath = (key) => encodeURIComponent(key);
     renderAudit();
   }
 
+  /** Who made a write, as `switchboard log` shows it: `ana (claimed "mallory")`, `cli:bob (unverified)`. */
+  function auditActor(record) {
+    const notes = record.verified ? [] : ['unverified'];
+    if (record.claimed_actor) notes.push('claimed ' + JSON.stringify(record.claimed_actor));
+    return notes.length ? record.actor + ' (' + notes.join(', ') + ')' : record.actor;
+  }
+
   function renderAudit() {
     const key = $('history-key').value.trim().toLowerCase();
     const actor = $('history-actor').value.trim().toLowerCase();
@@ -1252,7 +1259,7 @@ const keyPath = (key) => encodeURIComponent(key);
           'aria-label': 'Revert ' + record.key + ' to ' + literal(record.old), onclick: () => revert(record) }));
       }
       body.append(el('tr', null, el('td', null, el('time', { datetime: record.time, title: record.time,
-        text: relativeTime(record.time) })), el('td', { text: record.actor }),
+        text: relativeTime(record.time) })), el('td', { text: auditActor(record) }),
         el('td', { class: 'change', text: record.key }),
         el('td', null, changeLine(record.event === 'expired' ? 'expired' : '', literal(record.old),
           literal(record.new))), actions));
