@@ -1,5 +1,5 @@
 import Crypto
-public import Foundation
+import Foundation
 
 /// Access-file tokens: new ones, and the SHA-256 the file keeps instead of them.
 public enum TokenDigest {
