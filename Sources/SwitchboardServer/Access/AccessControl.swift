@@ -174,10 +174,12 @@ final class AccessControl: Service, Sendable {
         throw error
     }
 
-    /// A failed sign-in: counted, logged without the credential, and held against the address.
+    /// A failed sign-in: counted, logged without the credential, and held against the address — except a
+    /// credential that merely expired, which a person's open tab presents in good faith (and offices share an
+    /// address): that is no guess at a token.
     private func failure(_ scope: Scope, address: String, reason: String, _ message: String) -> ServerError {
         metrics.recordAuthFailure(reason: reason)
-        limiter.recordFailure(of: address)
+        if reason != "expired" { limiter.recordFailure(of: address) }
         logger.warning("refused a credential from \(address): \(message) (\(reason))")
         return refusal(scope, .forbidden, message)
     }
