@@ -1,8 +1,9 @@
 extension ServerConfiguration {
-    /// Whether the server listens beyond loopback with neither token: then anyone who can reach it reads every flag,
-    /// its explanation and the audit log, through OFREP and the console. The server logs a warning at start.
+    /// Whether the server listens beyond loopback with neither token nor access file: then anyone who can reach it
+    /// reads every flag, its explanation and the audit log, through OFREP and the console. The server logs a warning
+    /// at start.
     public var isOpenBeyondThisMachine: Bool {
-        adminToken == nil && readToken == nil && !Self.isLoopback(host)
+        adminToken == nil && readToken == nil && accessFile == nil && !Self.isLoopback(host)
     }
 
     /// Whether a listening address accepts connections from this machine only: `localhost`, `127.0.0.0/8`, `::1`.
