@@ -51,6 +51,27 @@ import Testing
         }
     }
 
+    /// A burst of requests as the server starts: one read of the keys, which every request waits for.
+    @Test func readsTheKeysOnceForABurstOfRequests() async throws {
+        try await withServer { provider, server, client in
+            let tokens = try await (0..<8).asyncMap { index in
+                try await provider.token(provider.claims(email: "person\(index)@example.com"))
+            }
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for token in tokens {
+                    group.addTask {
+                        try await TestClient.withClient(host: "127.0.0.1", port: server.port) { client in
+                            try await send(client, bearer: token).status
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: .ok, count: 8))
+            #expect(provider.jwksFetches == 1)
+        }
+    }
+
     @Test func takesTheRoleFromTheGroupClaim() async throws {
         try await withServer { provider, server, client in
             let writer = try await provider.token(provider.claims(email: "bo@example.com", groups: ["payments"]))
@@ -173,5 +194,13 @@ extension TestIdentityProvider {
               flag-admins: { role: admin }
               payments: { role: write, namespaces: [checkout] }
         """
+    }
+}
+
+extension Range where Bound == Int {
+    func asyncMap<T>(_ transform: (Int) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for index in self { results.append(try await transform(index)) }
+        return results
     }
 }

@@ -50,6 +50,7 @@ final class IdentityProvider: Sendable {
         var keys: Keys?
         var lastFetch: ContinuousClock.Instant?
         var lastFailure: String?
+        var inFlight: Task<String?, Never>?
     }
 
     /// How long a request to the provider may take.
@@ -86,20 +87,28 @@ final class IdentityProvider: Sendable {
         return keys
     }
 
-    /// Reads discovery (until it has been read once) and the keys, unless the last read is too recent.
+    /// Reads discovery (until it has been read once) and the keys, unless the last read is too recent. Callers
+    /// that arrive while a read is under way wait for it rather than start another or go on without keys (a burst
+    /// of requests when the server starts, or just after the provider rotated its keys).
     private func refresh() async throws(Unavailable) {
         let now = ContinuousClock.now
-        let (due, known, failure) = state.withLock { state -> (Bool, Endpoints?, String?) in
-            if let last = state.lastFetch, now - last < refreshInterval {
-                return (false, state.endpoints, state.lastFailure)
-            }
+        let read = state.withLock { state -> Task<String?, Never>? in
+            if let inFlight = state.inFlight { return inFlight }
+            if let last = state.lastFetch, now - last < refreshInterval { return nil }
             state.lastFetch = now
-            return (true, state.endpoints, nil)
+            let read = Task { await self.read() }
+            state.inFlight = read
+            return read
         }
-        guard due else {
-            if let failure { throw Unavailable(description: failure) }
-            return
-        }
+        let failure: String?
+        if let read { failure = await read.value } else { failure = state.withLock { $0.lastFailure } }
+        if let failure { throw Unavailable(description: failure) }
+    }
+
+    /// One read of discovery (until it has been read once) and the keys; what went wrong, or `nil`.
+    private func read() async -> String? {
+        let known = state.withLock { $0.endpoints }
+        var failure: String?
         do throws(Unavailable) {
             let endpoints: Endpoints
             if let known { endpoints = known } else { endpoints = try await discover() }
@@ -115,12 +124,15 @@ final class IdentityProvider: Sendable {
             state.withLock { state in
                 state.endpoints = endpoints
                 state.keys = keys
-                state.lastFailure = nil
             }
         } catch {
-            state.withLock { $0.lastFailure = error.description }
-            throw error
+            failure = error.description
         }
+        state.withLock { state in
+            state.lastFailure = failure
+            state.inFlight = nil
+        }
+        return failure
     }
 
     private func discover() async throws(Unavailable) -> Endpoints {
@@ -128,6 +140,9 @@ final class IdentityProvider: Sendable {
         while base.hasSuffix("/") { base.removeLast() }
         let endpoints = try await get(base + "/.well-known/openid-configuration", as: Endpoints.self,
                                       what: "discovery document")
+        if let named = endpoints.issuer, !OIDCSignIn.sameIssuer(named, issuer.absoluteString) {
+            throw Unavailable(description: "the discovery document at \(base) names another issuer, '\(named)'")
+        }
         for url in [endpoints.authorizationEndpoint, endpoints.tokenEndpoint, endpoints.jwksURI] {
             guard let parsed = URL(string: url), OIDCSettings.isAcceptable(issuer: parsed) else {
                 throw Unavailable(description: "the identity provider's discovery document names '\(url)', which "
