@@ -118,6 +118,23 @@ import Testing
         }
     }
 
+    @Test func saysSoWhenTheProviderIsDown() async throws {
+        // Port 1 on loopback: nothing listens there.
+        let file = try await TestIdentityProvider.with { provider in
+            provider.accessFile.replacingOccurrences(of: provider.issuer, with: "http://127.0.0.1:1")
+        }
+        let path = project.write("access.yaml", file)
+        try await LiveServer.with(project, configure: { $0.accessFile = path }) { server in
+            let browser = SignInBrowser(server: server.port, provider: 1)
+            let answer = try await browser.get(server: "/console/oidc/login?next=%23/history")
+            #expect(answer.status == .found)
+            #expect(answer.fragmentQuery?["error"] ==
+                "Sign-in failed: the identity provider cannot be reached; try again later")
+            #expect(answer.fragmentQuery?["next"] == "#/history")
+            #expect(server.metrics.contains(#"switchboard_auth_failures_total{reason="provider_unavailable"} 1"#))
+        }
+    }
+
     @Test func answersNotFoundWithoutAnIdentityProvider() async throws {
         try await LiveServer.with(project, configure: { $0.adminToken = AccessToken("admin-secret") }) { server in
             let browser = SignInBrowser(server: server.port, provider: 1)

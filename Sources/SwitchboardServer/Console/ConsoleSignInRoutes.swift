@@ -104,12 +104,14 @@ struct ConsoleSignInRoutes {
         }
     }
 
-    /// A failed sign-in: counted, logged, held against the address, and shown on the page.
+    /// A failed sign-in: counted, logged, held against the address (unless the provider is down), and shown on the
+    /// page.
     private func failed(
         _ signIn: OIDCSignIn, _ refusal: OIDCSignIn.Refusal, context: ServerContext, next: String
     ) -> Response {
         signIn.metrics.recordAuthFailure(reason: refusal.reason)
-        access.limiter.recordFailure(of: context.remoteAddress)
+        // An outage of the provider is nobody's failed sign-in: it is counted, but held against no address.
+        if refusal.reason != "provider_unavailable" { access.limiter.recordFailure(of: context.remoteAddress) }
         signIn.logger.warning(
             "refused a console sign-in from \(context.remoteAddress): \(refusal.message) (\(refusal.reason))")
         return Self.toPage(error: "Sign-in failed: " + refusal.message, next: next)
