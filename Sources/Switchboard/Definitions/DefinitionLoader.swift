@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import YAML
 
 /// What loading a definitions directory produced: the registry of every valid definition and every diagnostic,
@@ -53,19 +54,7 @@ public enum DefinitionLoader {
                 hint: "run in a project with a flags/ folder, or pass --flags DIR")
             return LoadReport(registry: .empty, diagnostics: [diagnostic])
         }
-        let files = definitionFiles(in: directory)
-        var sources: [(path: String, bytes: [UInt8])] = []
-        var diagnostics: [Diagnostic] = []
-        for path in files {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                diagnostics.append(.error(at: nil, "cannot read \(path)"))
-                continue
-            }
-            sources.append((path, [UInt8](data)))
-        }
-        var report = load(sources: sources, today: today, now: now)
-        report.diagnostics = Diagnostic.sorted(diagnostics + report.diagnostics)
-        return report
+        return load(paths: definitionFiles(in: directory), today: today, now: now, workers: defaultWorkers)
     }
 
     /// Loads definitions from files already in memory, in the order given; `today` and `now` as for
@@ -73,17 +62,97 @@ public enum DefinitionLoader {
     public static func load(
         sources: [(path: String, bytes: [UInt8])], today: Day = .today(), now: Double? = nil
     ) -> LoadReport {
+        load(sources: sources, today: today, now: now, workers: defaultWorkers)
+    }
+
+    /// How many files are read and parsed at once: one per core.
+    static var defaultWorkers: Int { ProcessInfo.processInfo.activeProcessorCount }
+
+    /// Reads and parses the files at `paths` on up to `workers` threads, then joins them in path order.
+    static func load(paths: [String], today: Day, now: Double?, workers: Int) -> LoadReport {
+        let results = eachFile(paths.count, workers: workers) { index -> FileResult? in
+            guard let data = FileManager.default.contents(atPath: paths[index]) else { return nil }
+            return parse([UInt8](data), path: paths[index], today: today)
+        }
+        var unreadable: [Diagnostic] = []
+        var files: [(path: String, result: FileResult)] = []
+        files.reserveCapacity(paths.count)
+        for (path, result) in zip(paths, results) {
+            if let result { files.append((path, result)) } else { unreadable.append(.error(at: nil, "cannot read \(path)")) }
+        }
+        var report = join(files, now: now)
+        report.diagnostics = Diagnostic.sorted(unreadable + report.diagnostics)
+        return report
+    }
+
+    /// Parses sources on up to `workers` threads, then joins them in the order given.
+    static func load(
+        sources: [(path: String, bytes: [UInt8])], today: Day, now: Double?, workers: Int
+    ) -> LoadReport {
+        let results = eachFile(sources.count, workers: workers) { index in
+            parse(sources[index].bytes, path: sources[index].path, today: today)
+        }
+        return join(Array(zip(sources.lazy.map(\.path), results)), now: now)
+    }
+
+    /// What one file gave, before the files are joined.
+    enum FileResult {
+        case flagd(definitions: [Definition], diagnostics: [Diagnostic])
+        case yaml(DefinitionParser)
+    }
+
+    /// Reads one file on its own: nothing in it depends on another file until they are joined.
+    static func parse(_ bytes: [UInt8], path: String, today: Day) -> FileResult {
+        if FlagdFiles.isFlagdFile(path) {
+            let (flagSet, flagdDiagnostics) = FlagdFlagSet.parse(bytes, file: path)
+            return .flagd(definitions: FlagdFiles.definitions(of: flagSet, file: path),
+                          diagnostics: FlagdFiles.tolerated(flagdDiagnostics, loaded: !flagSet.flags.isEmpty))
+        }
+        return .yaml(DefinitionPipeline.parse(bytes, file: path, today: today))
+    }
+
+    /// `body` for each index below `count`, on up to `workers` threads taking the next index as they finish one,
+    /// so that a large file does not hold back the small ones behind it; the results in index order.
+    static func eachFile<Result>(_ count: Int, workers: Int, _ body: @Sendable (Int) -> Result) -> [Result] {
+        let workers = min(workers, count)
+        guard workers > 1 else { return (0..<count).map(body) }
+        // One object per result, so that no two threads write to the same storage.
+        let slots = (0..<count).map { _ in Slot<Result>() }
+        let next = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let index = next.withLock { next in
+                    defer { next += 1 }
+                    return next
+                }
+                guard index < count else { return }
+                slots[index].value = body(index)
+            }
+        }
+        return slots.map { $0.value! }
+    }
+
+    /// One file's result, written by the thread that read it and read once all threads are done.
+    private final class Slot<Value>: @unchecked Sendable {
+        var value: Value?
+    }
+
+    /// Builds one registry from every file's result, in the order given: the same registry and diagnostics
+    /// however many threads read the files.
+    static func join(_ files: [(path: String, result: FileResult)], now: Double?) -> LoadReport {
         var definitions: [Definition] = []
         var diagnostics: [Diagnostic] = []
         var segments: [String: (conditions: Node, location: SourceLocation)] = [:]
-        for source in sources {
-            if FlagdFiles.isFlagdFile(source.path) {
-                let (flagSet, flagdDiagnostics) = FlagdFlagSet.parse(source.bytes, file: source.path)
-                definitions.append(contentsOf: FlagdFiles.definitions(of: flagSet, file: source.path))
-                diagnostics.append(contentsOf: FlagdFiles.tolerated(flagdDiagnostics, loaded: !flagSet.flags.isEmpty))
+        for file in files {
+            let parser: DefinitionParser
+            switch file.result {
+            case .flagd(let flagdDefinitions, let flagdDiagnostics):
+                definitions.append(contentsOf: flagdDefinitions)
+                diagnostics.append(contentsOf: flagdDiagnostics)
                 continue
+            case .yaml(let parsed):
+                parser = parsed
             }
-            let parser = DefinitionPipeline.parse(source.bytes, file: source.path, today: today)
             // The first file's definitions are taken whole, not copied one by one.
             if definitions.isEmpty { definitions = parser.definitions } else { definitions += parser.definitions }
             diagnostics.append(contentsOf: parser.diagnostics)
@@ -103,7 +172,7 @@ public enum DefinitionLoader {
         diagnostics.append(contentsOf: compileTargeting(&unique, segments: segments))
         diagnostics.append(contentsOf: finishedSchedules(unique, now: now ?? Clock.secondsSinceEpoch()))
         // The positions found while checking still hold when targeting dropped no definition.
-        let registry = Registry(definitions: unique, files: sources.map(\.path),
+        let registry = Registry(definitions: unique, files: files.map(\.path),
                                 index: unique.count == count ? positions : nil)
         return LoadReport(registry: registry, diagnostics: Diagnostic.sorted(diagnostics))
     }
@@ -251,7 +320,8 @@ public enum DefinitionLoader {
                     continue
                 }
                 guard let position = positions[key] else {
-                    let hint = Suggestions.nearest(to: key, in: positions.keys).map(Message.didYouMean(one:))
+                    // In declaration order, not the dictionary's: of two keys as near, the same one every run.
+                    let hint = Suggestions.nearest(to: key, in: definitions.lazy.map(\.key)).map(Message.didYouMean(one:))
                     diagnostics.append(.error(at: flagNode.location, "requires unknown flag '\(key)'", hint: hint))
                     rejected.insert(index)
                     continue

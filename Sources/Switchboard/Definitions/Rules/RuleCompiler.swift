@@ -318,7 +318,7 @@ struct RuleCompiler {
             return nil
         }
         guard let compiled = compiledSegments[name] else {
-            let hint = Suggestions.nearest(to: name, in: segments.keys).map(Message.didYouMean(one:))
+            let hint = Suggestions.nearest(to: name, in: segments.keys.sorted()).map(Message.didYouMean(one:))
                 ?? (segments.isEmpty ? "define it under a top-level `segments:`" : "segments: \(segments.keys.sorted().joined(separator: ", "))")
             error(node, "unknown segment '\(name)'", hint: hint)
             return nil
