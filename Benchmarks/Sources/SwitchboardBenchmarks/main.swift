@@ -36,11 +36,14 @@ func memory() -> (resident: Double, peak: Double) {
     return (field("VmRSS:"), field("VmHWM:"))
 }
 
-/// 10,000 definitions of every type and most fields, a few MB of YAML.
-func generatedDefinitions(count: Int) -> String {
-    var out = "# generated for the load benchmark\nnamespace: bench\nflags:\n"
+/// 10,000 definitions of every type and most fields, a few MB of YAML; `part` only those in that range of
+/// positions (a file of its own: `Benchmarks/run load-compare` writes them as 20 files).
+func generatedDefinitions(count: Int, part: Range<Int>? = nil) -> String {
+    let part = part ?? 0..<count
+    var out = "# generated for the load benchmark\nnamespace: bench\n"
     let half = count / 2
-    for i in 0..<half {
+    if part.lowerBound < half { out += "flags:\n" }
+    for i in 0..<half where part.contains(i) {
         switch i % 3 {
         case 0:
             out += """
@@ -76,8 +79,8 @@ func generatedDefinitions(count: Int) -> String {
             """
         }
     }
-    out += "preferences:\n"
-    for i in half..<count {
+    if part.upperBound > half { out += "preferences:\n" }
+    for i in half..<count where part.contains(i) {
         switch i % 4 {
         case 0:
             out += """
@@ -311,8 +314,15 @@ case "observe": try benchmarkObserve()
 case "diff": try benchmarkDiff()
 // The load benchmark's 10,000 definitions as YAML, for benchmarks that run the binary (`Benchmarks/run console`).
 case "definitions": print(generatedDefinitions(count: 10_000), terminator: "")
+// The same definitions as 20 files of 500 in a folder, for `Benchmarks/run load-compare`.
+case "definition-files":
+    let folder = CommandLine.arguments.dropFirst(2).first ?? "."
+    for file in 0..<20 {
+        let text = generatedDefinitions(count: 10_000, part: file * 500..<(file + 1) * 500)
+        try text.write(toFile: folder + "/" + String(format: "part-%02d.yaml", file), atomically: false, encoding: .utf8)
+    }
 default:
-    let usage = "usage: switchboard-bench load|lookup|targeting|store|observe|diff|definitions\n"
+    let usage = "usage: switchboard-bench load|lookup|targeting|store|observe|diff|definitions|definition-files DIR\n"
     FileHandle.standardError.write(Data(usage.utf8))
     exit(2)
 }
