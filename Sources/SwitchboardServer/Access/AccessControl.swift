@@ -179,7 +179,8 @@ final class AccessControl: Service, Sendable {
     /// address): that is no guess at a token.
     private func failure(_ scope: Scope, address: String, reason: String, _ message: String) -> ServerError {
         metrics.recordAuthFailure(reason: reason)
-        if reason != "expired" { limiter.recordFailure(of: address) }
+        // Nor is a provider that cannot be reached: the person did nothing wrong.
+        if reason != "expired", reason != "provider_unavailable" { limiter.recordFailure(of: address) }
         logger.warning("refused a credential from \(address): \(message) (\(reason))")
         return refusal(scope, .forbidden, message)
     }
