@@ -96,8 +96,13 @@ public struct AccessFile: Sendable, Hashable {
     /// - Returns: the contents and any warnings.
     /// - Throws: ``Invalid`` with every diagnostic when there is an error.
     public static func parse(_ bytes: [UInt8], file: String) throws(Invalid) -> (file: AccessFile, warnings: [Diagnostic]) {
+        try parse(YAMLParser.parse(bytes, file: file), file: file)
+    }
+
+    /// Reads an access file already parsed as YAML (the editor keeps the document for its node positions).
+    static func parse(_ document: YAMLDocument, file: String) throws(Invalid) -> (file: AccessFile, warnings: [Diagnostic]) {
         var reader = AccessFileReader()
-        let contents = reader.read(YAMLParser.parse(bytes, file: file), file: file)
+        let contents = reader.read(document, file: file)
         let diagnostics = Diagnostic.sorted(reader.diagnostics)
         if diagnostics.contains(where: \.isError) { throw Invalid(diagnostics: diagnostics) }
         return (contents, diagnostics)

@@ -145,9 +145,9 @@ public enum AccessFileEditor {
     }
 
     private static func parse(_ data: Data, path: String) throws(Refusal) -> (AccessFile, YAMLDocument) {
+        let document = YAMLParser.parse([UInt8](data), file: path)
         do {
-            let file = try AccessFile.parse([UInt8](data), file: path).file
-            return (file, YAMLParser.parse([UInt8](data), file: path))
+            return (try AccessFile.parse(document, file: path).file, document)
         } catch {
             throw Refusal(message: "\(path) is invalid; fix it before changing it",
                           hint: "`switchboard access list` shows every mistake", diagnostics: error.diagnostics)
