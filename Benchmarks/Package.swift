@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Benchmarks live in their own package, depending on Switchboard by path, so the main build and CI stay lean.
-// Run them with `Benchmarks/run load|lookup|targeting|store|server|remote|remote-faults|replicas|refs|soak`
+// Run them with `Benchmarks/run load|lookup|targeting|store|server|remote|remote-faults|replicas|refs|soak|fanout`
 // (always built in release).
 let package = Package(
     name: "SwitchboardBenchmarks",
@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "remote-bench", targets: ["RemoteBenchmarks"]),
         .executable(name: "remote-faults-bench", targets: ["RemoteFaultBenchmarks"]),
         .executable(name: "refs-bench", targets: ["RefsBenchmarks"]),
+        .executable(name: "fanout-bench", targets: ["FanoutBenchmark"]),
     ],
     dependencies: [
         .package(name: "Switchboard", path: ".."),
@@ -55,5 +56,10 @@ let package = Package(
             name: "RefsBenchmarks",
             dependencies: [.product(name: "SwiftParser", package: "swift-syntax")]
         ),
+        // `Benchmarks/run fanout N`: N event streams on a running server, its memory and a change's delivery.
+        // Plain sockets, no dependencies, so it builds in seconds.
+        .executableTarget(name: "FanoutBenchmark", dependencies: ["CEpoll"]),
+        // Linux's epoll for it: Swift's Glibc module does not include <sys/epoll.h>.
+        .target(name: "CEpoll"),
     ]
 )

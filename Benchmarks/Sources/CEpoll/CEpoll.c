@@ -1,0 +1,2 @@
+// Empty: the module is its header, <sys/epoll.h>.
+#include "CEpoll.h"

@@ -1,0 +1,2 @@
+// Linux's epoll, which Swift's Glibc module leaves out, for the fanout benchmark.
+#include <sys/epoll.h>
