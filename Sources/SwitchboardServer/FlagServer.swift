@@ -54,12 +54,13 @@ public final class FlagServer: Sendable {
         self.configuration = configuration
         self.logger = logger
         metrics = ServerMetrics(factory: board.metricsFactory)
-        feed = ChangeFeed(board: board, metrics: metrics, logger: logger, heartbeat: configuration.heartbeatInterval)
         access = AccessControl(adminToken: configuration.adminToken, readToken: configuration.readToken,
                                accessFile: configuration.accessFile, metrics: metrics, logger: logger,
                                makeIdentity: { [metrics] settings in
             OIDCSignIn(settings: settings, metrics: metrics, logger: logger)
         })
+        feed = ChangeFeed(board: board, access: access, metrics: metrics, logger: logger,
+                          heartbeat: configuration.heartbeatInterval)
     }
 
     /// The port the server listens on — the one the system chose when configured with port 0 — or `nil` while it

@@ -227,7 +227,5 @@ import Testing
         #expect(rows.first?["value"] == 2.0)
         #expect(rows.first?["layer"] == "runtime")
         #expect(rows.first?["version"] == .int(Int(board.storedOverride("app.ratio")?.version ?? 0)))
-        // OFREP streams never see the console's events.
-        #expect(OFREPRoutes.frame(.status(BoardStatus())) == "")
     }
 }

@@ -65,15 +65,15 @@ import SwitchboardTestSupport
     }
 
     @Test func formatsHeartbeatsAsComments() {
-        #expect(OFREPRoutes.frame(.heartbeat) == ": heartbeat\n\n")
-        #expect(OFREPRoutes.frame(.refetch(revision: 7, lastModified: 1_771_622_898)) ==
+        #expect(String(buffer: ChangeFeed.heartbeatFrame) == ": heartbeat\n\n")
+        #expect(OFREPRoutes.frame(revision: 7, lastModified: 1_771_622_898) ==
             "id: 7\nevent: message\ndata: {\"type\":\"refetchEvaluation\",\"lastModified\":1771622898}\n\n")
     }
 
     @Test func refusesSubscribersAfterShutdown() async throws {
         let server = FlagServer(board: try project.board(), logger: recordingLogger())
         server.feed.finish()
-        var iterator = server.feed.subscribe().makeAsyncIterator()
+        let iterator = server.feed.subscribe().makeAsyncIterator()
         #expect(await iterator.next() == nil)
         #expect(server.feed.subscriberCount == 0)
     }

@@ -111,8 +111,8 @@ struct ConsoleRoutes {
         let principal = try Self.principal(of: context)
         for (position, entry) in snapshot.entries.enumerated() {
             if position > 0 { out.raw(",") }
-            out.value(row(entry, resolution: snapshot.evaluate(position, context: evaluationContext).resolution,
-                          today: today, principal: principal))
+            out.value(Self.row(entry, resolution: snapshot.evaluate(position, context: evaluationContext).resolution,
+                               today: today, board: board, principal: principal))
         }
         out.raw("]}")
         return Response.json(out.buffer)
@@ -132,8 +132,8 @@ struct ConsoleRoutes {
         }
         let entry = snapshot.entries[position]
         var document: [String: Value] = [
-            "flag": row(entry, resolution: snapshot.evaluate(position, context: evaluationContext).resolution,
-                        today: Day.today(), principal: try Self.principal(of: context)),
+            "flag": Self.row(entry, resolution: snapshot.evaluate(position, context: evaluationContext).resolution,
+                             today: Day.today(), board: board, principal: try Self.principal(of: context)),
             "explanation": explanation.jsonValue,
         ]
         if let stored = board.storedOverride(key) {
@@ -161,24 +161,20 @@ struct ConsoleRoutes {
     ///
     /// Events: `change` with `{"revision": N, "flags": [rows], "removed": [keys]}` — or `{"revision": N,
     /// "refetch": true}` when too much changed to list — and `status` with the health document (`/healthz`'s). The
-    /// rows are read from the snapshot the change published: each event shows that change's values.
+    /// rows are read from the snapshot the change published: each event shows that change's values. The feed
+    /// encodes each event once for every console; a console that reads so slowly that it falls more than
+    /// ``ChangeFeed/consoleBacklog`` changes behind gets the refetch event instead of the changes it missed.
     @Sendable func events(_ request: Request, context: ServerContext) async throws -> Response {
-        let stream = feed.subscribe(detailed: true)
+        let frames = feed.subscribe(detailed: true)
         let headers: HTTPFields = [
             .contentType: "text/event-stream", .cacheControl: "no-store", OFREPRoutes.accelBuffering: "no",
         ]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
             try await writer.write(ByteBuffer(string: ": switchboard console events\nretry: 1000\n\n"
                 + Self.frame("status", HealthRoutes.health(of: board, access: access))))
-            for await event in stream {
-                let text: String = switch event {
-                case .changed(let revision, let keys, let snapshot):
-                    Self.frame("change", changeDocument(revision, keys: keys, snapshot: snapshot))
-                case .status: Self.frame("status", HealthRoutes.health(of: board, access: access))
-                case .heartbeat: ": heartbeat\n\n"
-                case .refetch: ""
-                }
-                if !text.isEmpty { try await writer.write(ByteBuffer(string: text)) }
+            // The feed encodes each change and status once, for every console stream.
+            for await frame in frames {
+                try await writer.write(frame)
             }
             try await writer.finish(nil)
         })
@@ -189,8 +185,9 @@ struct ConsoleRoutes {
         "event: \(name)\ndata: \(data.json)\n\n"
     }
 
-    private func changeDocument(_ revision: UInt64, keys: [String]?, snapshot: Snapshot) -> Value {
-        guard let keys else { return ["revision": .int(Int(clamping: revision)), "refetch": true] }
+    /// A change event's data: the rows of `keys` as `snapshot` resolves them for the empty context, and the keys
+    /// it no longer defines.
+    static func changeDocument(_ revision: UInt64, keys: [String], snapshot: Snapshot, board: Board) -> Value {
         let today = Day.today()
         var rows: [Value] = []
         var removed: [Value] = []
@@ -200,16 +197,21 @@ struct ConsoleRoutes {
                 continue
             }
             rows.append(row(snapshot.entries[position], resolution: snapshot.evaluate(position, context: .empty)
-                .resolution, today: today))
+                .resolution, today: today, board: board))
         }
         return ["revision": .int(Int(clamping: revision)), "flags": .list(rows), "removed": .list(removed)]
+    }
+
+    /// A change event's data when too much changed to list, or the reader missed changes: read everything again.
+    static func refetchDocument(_ revision: UInt64) -> Value {
+        ["revision": .int(Int(clamping: revision)), "refetch": true]
     }
 
     /// A row of the list. With a principal whose role writes only some namespaces, a row outside them says
     /// `"readOnly": true`, so the page offers no editor there (change events carry no principal: the page keeps
     /// the mark a key's row had).
-    private func row(_ entry: Snapshot.KeyState, resolution: Resolution, today: Day, principal: Principal? = nil)
-        -> Value
+    private static func row(_ entry: Snapshot.KeyState, resolution: Resolution, today: Day, board: Board,
+                            principal: Principal? = nil) -> Value
     {
         // The admin API's ETag rule: the version of the key's stored override, 0 for none.
         let key = entry.definition.key

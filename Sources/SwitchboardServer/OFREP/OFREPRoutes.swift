@@ -146,9 +146,8 @@ struct OFREPRoutes {
     /// A client reconnecting with a `Last-Event-ID` older than the current revision gets the event it missed at
     /// once.
     @Sendable func events(_ request: Request, context: ServerContext) async throws -> Response {
-        let stream = feed.subscribe()
         let lastEventID = request.headers[Self.lastEventID].flatMap(UInt64.init)
-        let missed = lastEventID.flatMap { $0 == feed.revision ? nil : feed.latest }
+        let frames = feed.frames(from: feed.cursor(catchingUpFrom: lastEventID))
         let headers: HTTPFields = [
             .contentType: "text/event-stream",
             .cacheControl: "no-cache",
@@ -156,29 +155,24 @@ struct OFREPRoutes {
             Self.accelBuffering: "no",
         ]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            try await writer.write(ByteBuffer(string: ": switchboard OFREP event stream\nretry: 1000\n\n"))
-            if let missed { try await writer.write(ByteBuffer(string: Self.frame(missed))) }
-            for await event in stream {
-                try await writer.write(ByteBuffer(string: Self.frame(event)))
+            try await writer.write(Self.streamOpening)
+            // The feed's frames are shared by every stream: each is written as it is, never copied.
+            for await frame in frames {
+                try await writer.write(frame)
             }
             try await writer.finish(nil)
         })
     }
 
+    /// The first bytes of every event stream: a comment, and the reconnection delay.
+    static let streamOpening = ByteBuffer(string: ": switchboard OFREP event stream\nretry: 1000\n\n")
+
     static let lastEventID = HTTPField.Name("Last-Event-ID")!
     static let accelBuffering = HTTPField.Name("X-Accel-Buffering")!
 
-    /// One event as SSE text. The envelope's event is always `message`; the type is in the data (ADR 0008).
-    static func frame(_ event: ChangeFeed.Event) -> String {
-        switch event {
-        case .refetch(let revision, let lastModified):
-            "id: \(revision)\nevent: message\n"
-                + "data: {\"type\":\"refetchEvaluation\",\"lastModified\":\(lastModified)}\n\n"
-        case .heartbeat:
-            ": heartbeat\n\n"
-        case .changed, .status:
-            // The console's events; an OFREP stream is not detailed and never receives them.
-            ""
-        }
+    /// A revision's event as SSE text. The envelope's event is always `message`; the type is in the data (ADR 0008).
+    static func frame(revision: UInt64, lastModified: Int) -> String {
+        "id: \(revision)\nevent: message\n"
+            + "data: {\"type\":\"refetchEvaluation\",\"lastModified\":\(lastModified)}\n\n"
     }
 }

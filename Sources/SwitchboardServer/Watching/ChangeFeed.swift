@@ -1,61 +1,131 @@
 import Foundation
 import Locking
 import Logging
+import NIOCore
 import ServiceLifecycle
 import Switchboard
 
-/// Turns the board's publications into event-stream notices.
+/// Turns the board's publications into event-stream frames, encoded once and shared by every stream.
 ///
 /// It subscribes to the board's one change publisher, so a new revision — a reload, a runtime override set here or
 /// by another process, an edit that changes only targeting — is announced to every event stream as soon as it
 /// is in service, as one event however many keys changed. Failed reloads and store outages are the board's to
 /// log and count (`BoardOptions/logger`); only detailed streams (the console's) hear of them, as status
 /// events. The only timer is the heartbeat.
+///
+/// The feed keeps no queue per stream. It keeps the latest state — the OFREP frame of the last revision, the
+/// console's frames of its last ``consoleBacklog`` changes, the last status frame, a heartbeat count — and each
+/// stream keeps a ``Cursor`` of what it has sent. A stream waiting for news holds only a continuation, and only
+/// while it waits; a stream whose client reads slowly is held back by its own writes, and when it looks again it
+/// finds the latest state, never a backlog: an OFREP stream gets the last revision's frame once (its refetch is
+/// idempotent), a console stream the changes it missed, or a `{"revision": N, "refetch": true}` change when they
+/// are no longer kept.
 final class ChangeFeed: Service, Sendable {
-    /// What a subscriber receives.
-    enum Event: Sendable {
-        /// The flags changed: refetch. The revision is the event's id; the time is Unix seconds.
-        case refetch(revision: UInt64, lastModified: Int)
-        /// Nothing happened for a while.
-        case heartbeat
-        /// The flags changed (detailed streams only, instead of ``refetch(revision:lastModified:)``): the keys whose
-        /// resolution changed, or `nil` when so many did that reading everything again is simpler, and the snapshot
-        /// the change published, which the rows are read from.
-        case changed(revision: UInt64, keys: [String]?, snapshot: Snapshot)
-        /// The board's health changed (detailed streams only): a reload failed or recovered, the store went away or
-        /// came back.
-        case status(BoardStatus)
-    }
-
-    /// Above this many changed keys, a detailed event names none and its reader reads everything again.
+    /// Above this many changed keys, a console change event names none and its reader reads everything again.
     static let maxChangedKeys = 256
 
-    private struct Subscriber {
-        var continuation: AsyncStream<Event>.Continuation
+    /// How many console change frames the feed keeps for console streams that fall behind.
+    static let consoleBacklog = 32
+
+    /// A heartbeat: a comment line, in either kind of stream.
+    static let heartbeatFrame = ByteBuffer(string: ": heartbeat\n\n")
+
+    /// What a stream has sent, as the feed's counts of changes, status events and heartbeats.
+    struct Cursor: Sendable {
+        fileprivate var change: UInt64
+        fileprivate var status: UInt64
+        fileprivate var heartbeat: UInt64
+    }
+
+    /// A stream waiting for news.
+    private struct Waiter {
         var detailed: Bool
+        var continuation: CheckedContinuation<Void, Never>
+    }
+
+    /// A console change frame and the number of the change it announces.
+    private struct ConsoleChange {
+        var change: UInt64
+        var frame: ByteBuffer
     }
 
     private struct State {
-        var subscribers: [UInt64: Subscriber] = [:]
-        var nextSubscriber: UInt64 = 0
+        var waiters: [UInt64: Waiter] = [:]
+        var streams = 0
+        var detailedStreams = 0
+        var nextStream: UInt64 = 0
         var revision: UInt64
-        var lastModified: Int
+        /// How many changes were announced; the revision the feed started at counts as the first.
+        var changes: UInt64 = 1
+        /// OFREP's frame of the last change.
+        var refetchFrame: ByteBuffer
+        /// The console's frame of the last change for a stream that missed changes no longer kept.
+        var consoleRefetchFrame: ByteBuffer
+        /// The console's frames of the last changes, oldest first; empty while no console stream was open.
+        var consoleChanges: [ConsoleChange] = []
+        var statuses: UInt64 = 0
+        var statusFrame = ByteBuffer()
+        var heartbeats: UInt64 = 0
         var finished = false
+
+        /// The frames a stream at `cursor` has yet to send, oldest first, and the cursor moved past them: the last
+        /// change, then the last status (detailed streams), else a heartbeat.
+        mutating func frames(after cursor: inout Cursor, detailed: Bool) -> [ByteBuffer] {
+            var frames: [ByteBuffer] = []
+            if changes > cursor.change {
+                if !detailed {
+                    frames.append(refetchFrame)
+                } else if let first = consoleChanges.first, first.change <= cursor.change + 1 {
+                    let sent = cursor.change
+                    frames += consoleChanges.filter { $0.change > sent }.map(\.frame)
+                } else {
+                    frames.append(consoleRefetchFrame)
+                }
+                cursor.change = changes
+            }
+            if detailed && statuses > cursor.status {
+                frames.append(statusFrame)
+                cursor.status = statuses
+            }
+            if heartbeats > cursor.heartbeat {
+                // Any frame shows the stream is alive.
+                if frames.isEmpty { frames.append(ChangeFeed.heartbeatFrame) }
+                cursor.heartbeat = heartbeats
+            }
+            return frames
+        }
+
+        /// Takes the waiters to wake: all of them, or only the detailed ones.
+        mutating func takeWaiters(detailedOnly: Bool) -> [Waiter] {
+            guard detailedOnly else {
+                defer { waiters = [:] }
+                return Array(waiters.values)
+            }
+            let woken = waiters.filter { $0.value.detailed }
+            for id in woken.keys { waiters.removeValue(forKey: id) }
+            return Array(woken.values)
+        }
     }
 
     private let board: Board
+    private let access: AccessControl
     private let metrics: ServerMetrics
     private let logger: Logger
     private let heartbeat: Duration
     private let state: Locked<State>
     private let subscription = Locked<ChangeSubscription?>(nil)
 
-    init(board: Board, metrics: ServerMetrics, logger: Logger, heartbeat: Duration) {
+    /// - Parameter access: for the console's status events, which carry the health document (`/healthz`'s).
+    init(board: Board, access: AccessControl, metrics: ServerMetrics, logger: Logger, heartbeat: Duration) {
         self.board = board
+        self.access = access
         self.metrics = metrics
         self.logger = logger
         self.heartbeat = heartbeat
-        state = Locked(State(revision: board.revision, lastModified: Int(Date().timeIntervalSince1970)))
+        let revision = board.revision
+        let now = Int(Date().timeIntervalSince1970)
+        state = Locked(State(revision: revision, refetchFrame: Self.refetchFrame(revision, lastModified: now),
+                             consoleRefetchFrame: Self.consoleRefetchFrame(revision)))
         let subscription = board.subscribe { [weak self] event in self?.handle(event) }
         self.subscription.withLock { $0 = subscription }
     }
@@ -63,40 +133,125 @@ final class ChangeFeed: Service, Sendable {
     /// The revision last announced.
     var revision: UInt64 { state.withLock { $0.revision } }
 
-    /// The last change, as an event, for a client that reconnects having missed it.
-    var latest: Event { state.withLock { .refetch(revision: $0.revision, lastModified: $0.lastModified) } }
-
     /// How many event streams are open.
-    var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    var subscriberCount: Int { state.withLock { $0.streams } }
 
-    /// A stream of events from now on; it ends when the client goes away or the server shuts down.
+    /// A stream's starting point: from now on, or — for a client that reconnects with a `Last-Event-ID` other than
+    /// the current revision — one change back, so that its first frame is the change it missed.
+    func cursor(catchingUpFrom lastEventID: UInt64? = nil) -> Cursor {
+        state.withLock { state in
+            let behind = lastEventID.map { $0 != state.revision } ?? false
+            return Cursor(change: state.changes - (behind ? 1 : 0), status: state.statuses,
+                          heartbeat: state.heartbeats)
+        }
+    }
+
+    /// The frames of an event stream from `cursor` on; the sequence ends when the server shuts down. The stream
+    /// counts as open while it is iterated.
     ///
-    /// - Parameter detailed: whether the stream gets ``Event/changed(revision:keys:)`` and ``Event/status(_:)``
-    ///   (the console's) instead of ``Event/refetch(revision:lastModified:)`` (OFREP's).
-    func subscribe(detailed: Bool = false) -> AsyncStream<Event> {
-        // A detailed stream keeps more: each event names keys, and a dropped one would leave a row out of date.
-        let buffer = detailed ? 256 : 16
-        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(buffer))
-        // The gauge is set under the lock, so that two streams opening or closing at once record in order.
-        let id: UInt64? = state.withLock { state in
-            guard !state.finished else { return nil }
-            state.nextSubscriber += 1
-            state.subscribers[state.nextSubscriber] = Subscriber(continuation: continuation, detailed: detailed)
-            metrics.recordEventStreams(state.subscribers.count)
-            return state.nextSubscriber
+    /// - Parameter detailed: whether the stream gets the console's change and status events instead of OFREP's
+    ///   refetch events.
+    func frames(from cursor: Cursor, detailed: Bool = false) -> Frames {
+        Frames(feed: self, cursor: cursor, detailed: detailed)
+    }
+
+    /// A stream of events from now on (``frames(from:detailed:)`` from the current ``cursor(catchingUpFrom:)``).
+    func subscribe(detailed: Bool = false) -> Frames {
+        frames(from: cursor(), detailed: detailed)
+    }
+
+    /// An event stream's frames: an async sequence whose iterator is the stream's place in the feed.
+    struct Frames: AsyncSequence, Sendable {
+        typealias Element = ByteBuffer
+
+        let feed: ChangeFeed
+        let cursor: Cursor
+        let detailed: Bool
+
+        func makeAsyncIterator() -> Iterator {
+            Iterator(feed: feed, cursor: cursor, detailed: detailed)
         }
-        guard let id else {
-            continuation.finish()
-            return stream
-        }
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            state.withLock { state in
-                state.subscribers.removeValue(forKey: id)
-                metrics.recordEventStreams(state.subscribers.count)
+
+        /// One stream: counted open from its creation until it is released.
+        final class Iterator: AsyncIteratorProtocol {
+            private let feed: ChangeFeed
+            private let detailed: Bool
+            /// `nil` when the feed had finished before the stream opened.
+            private let id: UInt64?
+            private var cursor: Cursor
+            /// Frames taken from the feed and not yet returned, oldest last.
+            private var ready: [ByteBuffer] = []
+
+            fileprivate init(feed: ChangeFeed, cursor: Cursor, detailed: Bool) {
+                self.feed = feed
+                self.cursor = cursor
+                self.detailed = detailed
+                id = feed.open(detailed: detailed)
+            }
+
+            deinit {
+                if let id { feed.close(id, detailed: detailed) }
+            }
+
+            /// The next frame, once there is one; `nil` once the feed has finished.
+            func next() async -> ByteBuffer? {
+                if ready.isEmpty {
+                    guard let id, let frames = await feed.frames(after: &cursor, stream: id, detailed: detailed) else {
+                        return nil
+                    }
+                    ready = frames.reversed()
+                }
+                return ready.popLast()
             }
         }
-        return stream
+    }
+
+    /// Counts a stream in, unless the feed has finished; returns its id.
+    private func open(detailed: Bool) -> UInt64? {
+        // The gauge is set under the lock, so that two streams opening or closing at once record in order.
+        state.withLock { state in
+            guard !state.finished else { return nil }
+            state.nextStream += 1
+            state.streams += 1
+            if detailed { state.detailedStreams += 1 }
+            metrics.recordEventStreams(state.streams)
+            return state.nextStream
+        }
+    }
+
+    /// Counts a stream out.
+    private func close(_ id: UInt64, detailed: Bool) {
+        state.withLock { state in
+            state.waiters.removeValue(forKey: id)
+            state.streams -= 1
+            if detailed { state.detailedStreams -= 1 }
+            metrics.recordEventStreams(state.streams)
+        }
+    }
+
+    /// The frames past `cursor`, waiting for some if there are none; `nil` when the feed has finished (after the
+    /// frames it had) or the stream's task is cancelled.
+    private func frames(after cursor: inout Cursor, stream id: UInt64, detailed: Bool) async -> [ByteBuffer]? {
+        while true {
+            var frames: [ByteBuffer] = []
+            var ended = false
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let waiting = state.withLock { state in
+                        frames = state.frames(after: &cursor, detailed: detailed)
+                        ended = state.finished || Task.isCancelled
+                        guard frames.isEmpty && !ended else { return false }
+                        state.waiters[id] = Waiter(detailed: detailed, continuation: continuation)
+                        return true
+                    }
+                    if !waiting { continuation.resume() }
+                }
+            } onCancel: {
+                state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
+            }
+            if !frames.isEmpty { return frames }
+            if ended { return nil }
+        }
     }
 
     /// Sends heartbeats until graceful shutdown, then ends every stream so that open event-stream responses
@@ -105,50 +260,77 @@ final class ChangeFeed: Service, Sendable {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 try? await Task.sleep(for: self.heartbeat)
-                if !Task.isCancelled { self.broadcast(.heartbeat) }
+                if !Task.isCancelled { self.announce { $0.heartbeats += 1 } }
             }
         }
         finish()
     }
 
-    /// Announces a publication, and to detailed streams a status change.
+    /// Announces a publication, and to detailed streams a status change; each frame is encoded here, once.
     private func handle(_ event: BoardEvent) {
         let publication: Publication
         switch event {
         case .published(let published): publication = published
-        case .status(let status):
-            broadcast(.status(status), toDetailed: true)
+        case .status:
+            let health = HealthRoutes.health(of: board, access: access)
+            let frame = ByteBuffer(string: ConsoleRoutes.frame("status", health))
+            announce(detailedOnly: true) { state in
+                state.statuses += 1
+                state.statusFrame = frame
+            }
             return
         }
         let revision = publication.new.revision
         let now = Int(Date().timeIntervalSince1970)
-        state.withLock { state in
-            state.revision = revision
-            state.lastModified = now
-        }
         logger.info("serving revision \(revision)", metadata: ["flags": "\(publication.new.registry.count)",
                                                               "changed": "\(publication.changes.count)"])
-        broadcast(.refetch(revision: revision, lastModified: now), toDetailed: false)
-        let keys = publication.changes.count > Self.maxChangedKeys ? nil : publication.changes.map(\.key)
-        broadcast(.changed(revision: revision, keys: keys, snapshot: publication.new), toDetailed: true)
-    }
-
-    /// Sends an event to every stream, or only to the detailed ones or only to the others.
-    private func broadcast(_ event: Event, toDetailed detailed: Bool? = nil) {
-        let subscribers = state.withLock { state in
-            state.subscribers.values.filter { detailed == nil || $0.detailed == detailed }.map(\.continuation)
+        let refetch = Self.refetchFrame(revision, lastModified: now)
+        let consoleRefetch = Self.consoleRefetchFrame(revision)
+        // The rows only when a console is watching: they read the board for each changed key.
+        var console: ByteBuffer?
+        if state.withLock({ $0.detailedStreams }) > 0 {
+            console = publication.changes.count > Self.maxChangedKeys ? consoleRefetch
+                : ByteBuffer(string: ConsoleRoutes.frame("change", ConsoleRoutes.changeDocument(
+                    revision, keys: publication.changes.map(\.key), snapshot: publication.new, board: board)))
         }
-        // Yield outside the lock: a subscriber's termination handler takes it.
-        for subscriber in subscribers { subscriber.yield(event) }
+        announce { state in
+            state.revision = revision
+            state.changes += 1
+            state.refetchFrame = refetch
+            state.consoleRefetchFrame = consoleRefetch
+            if let console {
+                state.consoleChanges.append(ConsoleChange(change: state.changes, frame: console))
+                if state.consoleChanges.count > Self.consoleBacklog { state.consoleChanges.removeFirst() }
+            } else {
+                // A console stream that opens now finds no rows for this change, and reads everything again.
+                state.consoleChanges.removeAll()
+            }
+        }
     }
 
-    /// Ends every stream, and refuses new ones.
+    /// Changes the state and wakes the streams waiting for it: all of them, or only the detailed ones.
+    private func announce(detailedOnly: Bool = false, _ change: (inout State) -> Void) {
+        let woken = state.withLock { state in
+            change(&state)
+            return state.takeWaiters(detailedOnly: detailedOnly)
+        }
+        // Resume outside the lock: a resumed stream takes it to read its frames.
+        for waiter in woken { waiter.continuation.resume() }
+    }
+
+    /// Ends every stream once it has sent what it has not yet, and refuses new ones.
     func finish() {
         subscription.withLock { $0 = nil }
-        let subscribers = state.withLock { state in
-            state.finished = true
-            return state.subscribers.values.map(\.continuation)
-        }
-        for subscriber in subscribers { subscriber.finish() }
+        announce { $0.finished = true }
+    }
+
+    /// OFREP's frame of a revision.
+    private static func refetchFrame(_ revision: UInt64, lastModified: Int) -> ByteBuffer {
+        ByteBuffer(string: OFREPRoutes.frame(revision: revision, lastModified: lastModified))
+    }
+
+    /// The console's change frame that asks the page to read everything again.
+    private static func consoleRefetchFrame(_ revision: UInt64) -> ByteBuffer {
+        ByteBuffer(string: ConsoleRoutes.frame("change", ConsoleRoutes.refetchDocument(revision)))
     }
 }
