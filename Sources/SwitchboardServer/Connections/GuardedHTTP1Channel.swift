@@ -30,6 +30,7 @@ struct GuardedHTTP1Channel: ServerChildChannel {
         }
         channel.closeFuture.whenComplete { [connections] _ in connections.release() }
         do {
+            try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: Self.reads)
             // First, so it sees bytes before the HTTP decoder does.
             try channel.pipeline.syncOperations.addHandler(ConnectionTimeoutHandler(
                 headerTimeout: policy.headerTimeout, idleTimeout: policy.idleTimeout, metrics: policy.metrics,
@@ -47,6 +48,11 @@ struct GuardedHTTP1Channel: ServerChildChannel {
             return Value(channel: channel, http: http)
         }
     }
+
+    /// How each connection sizes its reads. NIO keeps a connection's last read buffer for the next read, so its
+    /// first size is what an idle connection — an event stream — holds for its whole life: 512 bytes, where NIO's
+    /// default is 2 KB. A request head is a few hundred bytes; larger reads double the size, up to 64 KB.
+    static let reads = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65536)
 
     func handle(value: Value, logger: Logger) async {
         guard let http = value.http else { return }
