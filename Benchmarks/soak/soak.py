@@ -26,12 +26,15 @@ any stream took from that reading to an id at or above it (in steps of 0.25 s): 
 a while and then catches up is not missed, but shows here.
 
 An error is a response the server must not give to a normal client (the OFREP clients, the admin writer and the
-event streams): a 5xx, a refused or dropped connection, a bulk body that is not JSON, an admin write of a valid
-value that is refused, an event stream answered other than 200 text/event-stream, ended or dropped by the server
-(the server has no reason to close a stream before it stops; soak.stream_drops counts them too), an event id
-that goes backwards or an event that is not a refetchEvaluation. A stalled client is not a normal one; what
-matters about it is that the server closes it (408 for a head that did not arrive, nothing for an idle
-connection) and that its descriptor and memory come back. Prints soak.errors, soak.requests, soak.writes,
+event streams): a 5xx, a refused or dropped connection, no answer within 10 s, a bulk body that is not JSON, an
+admin write of a valid value that is refused, an event stream answered other than 200 text/event-stream, ended or
+dropped by the server (the server has no reason to close a stream before it stops; soak.stream_drops counts them
+too), an event id that goes backwards or an event that is not a refetchEvaluation. A stalled client is not a
+normal one; what matters about it is that the server closes it (408 for a head that did not arrive, nothing for
+an idle connection) and that its descriptor and memory come back. With the errors the soak prints what /metrics
+says the server closed and refused, by reason.
+
+Prints soak.errors, soak.requests, soak.writes, soak.request_max_s (the OFREP clients' slowest answer),
 soak.stalled_opened, soak.stalled_closed, soak.stalled_408, soak.streams, soak.missed, soak.stream_events,
 soak.stream_drops, soak.stream_lag_max_s, soak.rss_start_mb (after a warm-up, with the streams open),
 soak.rss_peak_mb, soak.rss_end_mb (the streams still open), soak.rss_growth_mb, and the server's open descriptors:
@@ -41,7 +44,8 @@ lets go of an event stream whose client closed it cleanly at its next write to i
 
 Exits 1 when soak.errors or soak.missed is not 0, when soak.fds_after is more than 5 from soak.fds_before, or, in
 a run of 300 s or more, when soak.rss_growth_mb is over 16 (a shorter run's figure is mostly the allocator
-settling; it is printed, not judged). Environment: SWITCHBOARD_BIN (a built binary), SOAK_STALLED, SOAK_STREAMS.
+settling; it is printed, not judged). Environment: SWITCHBOARD_BIN (a built binary), SOAK_STALLED, SOAK_STREAMS,
+SOAK_SERVER_LOG (a file to keep the server's log in).
 """
 import http.client
 import json
@@ -344,11 +348,22 @@ if port is None:
     print("the server did not start:\n" + "".join(log_lines), file=sys.stderr)
     server.kill()
     sys.exit(1)
-# Keep draining the log so the server never blocks on a full pipe.
-threading.Thread(target=lambda: [None for _ in server.stderr], daemon=True).start()
+# Keep draining the log so the server never blocks on a full pipe; SOAK_SERVER_LOG keeps it in a file.
+log_path = os.environ.get("SOAK_SERVER_LOG")
+
+
+def drain_log():
+    with open(log_path or os.devnull, "w") as log:
+        log.writelines(log_lines)
+        for line in server.stderr:
+            log.write(line)
+
+
+threading.Thread(target=drain_log, daemon=True).start()
 
 lock = threading.Lock()
 counts = {"errors": 0, "requests": 0, "writes": 0, "stalled_opened": 0, "stalled_closed": 0, "stalled_408": 0}
+slowest = [0.0]  # the OFREP clients' slowest answer, in seconds
 stream_figures = {"streams": 0, "missed": 0, "events": 0, "drops": 0, "lag_max_s": 0.0}
 problems = []
 stop = threading.Event()
@@ -428,6 +443,7 @@ def client(kind):
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     etag = None
     while not stop.is_set():
+        started = time.time()
         try:
             context = json.dumps({"context": {"targetingKey": f"user-{random.randrange(1000)}", "plan": "pro"}})
             if kind == "single":
@@ -450,6 +466,7 @@ def client(kind):
                 elif status != 304:
                     count("errors", f"bulk: {status} {body[:200]!r}")
             count("requests")
+            slowest[0] = max(slowest[0], time.time() - started)
         except Exception as error:  # a refused or dropped connection is an error
             count("errors", f"{kind}: {error!r}")
             connection.close()
@@ -607,6 +624,17 @@ if streams and server.poll() is None:
             problems.append(f"stream {index} ended at id {highest}, the final revision {final}")
 alive = server.poll() is None
 end_rss = rss_mb() if alive else 0.0
+# What the server says it closed or refused, and why: printed with the problems, to tell an error's cause.
+connection_metrics = []
+if alive:
+    try:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection_metrics = [line for line in request(connection, "GET", "/metrics")[2].decode().splitlines()
+                              if line.startswith(("switchboard_http_connections_closed_total",
+                                                  "switchboard_http_connections_refused_total"))]
+        connection.close()
+    except Exception as error:
+        connection_metrics = [f"/metrics: {error!r}"]
 if streams:
     streams.order(close=True)
     if streams.report("closed", 30) is None:
@@ -629,9 +657,13 @@ server.wait(timeout=30)
 shutil.rmtree(work, ignore_errors=True)
 for problem in problems:
     print(f"  {problem}", file=sys.stderr)
+if problems:
+    for line in connection_metrics:
+        print(f"  server: {line}", file=sys.stderr)
 print(f"soak.errors: {counts['errors']}")
 print(f"soak.requests: {counts['requests']}")
 print(f"soak.writes: {counts['writes']}")
+print(f"soak.request_max_s: {slowest[0]:.2f}")
 print(f"soak.stalled_opened: {counts['stalled_opened']}")
 print(f"soak.stalled_closed: {counts['stalled_closed']}")
 print(f"soak.stalled_408: {counts['stalled_408']}")
