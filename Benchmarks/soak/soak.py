@@ -434,6 +434,11 @@ def checker(streams):
 
 
 def request(connection, method, target, body=None, headers=None):
+    if connection.sock is None:
+        try:
+            connection.connect()
+        except OSError as error:  # says which: a connection not accepted, or a request not answered
+            raise OSError(f"connecting: {error!r}") from error
     connection.request(method, target, body=body, headers=headers or {})
     response = connection.getresponse()
     return response.status, dict(response.getheaders()), response.read()
