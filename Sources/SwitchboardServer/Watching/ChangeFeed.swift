@@ -95,6 +95,12 @@ final class ChangeFeed: Service, Sendable {
             return frames
         }
 
+        /// Whether a stream at `cursor` has frames to take, or the feed has finished.
+        func hasNews(after cursor: Cursor, detailed: Bool) -> Bool {
+            finished || changes > cursor.change || heartbeats > cursor.heartbeat
+                || (detailed && statuses > cursor.status)
+        }
+
         /// Takes the waiters to wake: all of them, or only the detailed ones.
         mutating func takeWaiters(detailedOnly: Bool) -> [Waiter] {
             guard detailedOnly else {
@@ -231,16 +237,25 @@ final class ChangeFeed: Service, Sendable {
 
     /// The frames past `cursor`, waiting for some if there are none; `nil` when the feed has finished (after the
     /// frames it had) or the stream's task is cancelled.
+    ///
+    /// The frames are taken without suspending: a stream woken by news returns them at once. (Taking them inside
+    /// the continuation's body and resuming it straight away cost each delivery a second trip through the
+    /// executor, behind every other woken stream: at 10,000 streams it doubled the time a change took.)
     private func frames(after cursor: inout Cursor, stream id: UInt64, detailed: Bool) async -> [ByteBuffer]? {
         while true {
-            var frames: [ByteBuffer] = []
-            var ended = false
+            let (frames, finished) = state.withLock { state in
+                (state.frames(after: &cursor, detailed: detailed), state.finished)
+            }
+            if !frames.isEmpty { return frames }
+            if finished || Task.isCancelled { return nil }
+            let waitingAt = cursor
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                     let waiting = state.withLock { state in
-                        frames = state.frames(after: &cursor, detailed: detailed)
-                        ended = state.finished || Task.isCancelled
-                        guard frames.isEmpty && !ended else { return false }
+                        // News may have come since the frames were taken.
+                        guard !state.hasNews(after: waitingAt, detailed: detailed) && !Task.isCancelled else {
+                            return false
+                        }
                         state.waiters[id] = Waiter(detailed: detailed, continuation: continuation)
                         return true
                     }
@@ -249,8 +264,6 @@ final class ChangeFeed: Service, Sendable {
             } onCancel: {
                 state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
             }
-            if !frames.isEmpty { return frames }
-            if ended { return nil }
         }
     }
 
