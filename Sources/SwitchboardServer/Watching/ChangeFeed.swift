@@ -153,7 +153,7 @@ final class ChangeFeed: Service, Sendable {
     }
 
     /// The frames of an event stream from `cursor` on; the sequence ends when the server shuts down. The stream
-    /// counts as open while it is iterated.
+    /// counts as open from the moment it is iterated until its iterator is released.
     ///
     /// - Parameter detailed: whether the stream gets the console's change and status events instead of OFREP's
     ///   refetch events.
@@ -170,15 +170,19 @@ final class ChangeFeed: Service, Sendable {
     struct Frames: AsyncSequence, Sendable {
         typealias Element = ByteBuffer
 
+        /// The feed the frames come from.
         let feed: ChangeFeed
+        /// Where the stream starts.
         let cursor: Cursor
+        /// Whether the stream is the console's (changes as rows, and status events) rather than OFREP's.
         let detailed: Bool
 
+        /// Opens the stream: it counts as open until the iterator is released.
         func makeAsyncIterator() -> Iterator {
             Iterator(feed: feed, cursor: cursor, detailed: detailed)
         }
 
-        /// One stream: counted open from its creation until it is released.
+        /// One stream's place in the feed: counted open from its creation until it is released.
         final class Iterator: AsyncIteratorProtocol {
             private let feed: ChangeFeed
             private let detailed: Bool
