@@ -7,9 +7,10 @@
 //
 // It opens the streams (at most 256 connecting at once, as a crowd of clients reconnecting would), waits for
 // them to settle, reads the server's VmRSS, then makes FANOUT_WRITES admin writes one after the other. For each
-// write, each stream's delivery time runs from just before the write is sent to the stream reading an `id:`
-// line above every revision seen before the write. A stream that has not got it within 15 s, or that closed,
-// missed it.
+// write, each stream's delivery time runs from just before the write is sent to the epoll_wait that reported
+// the stream readable with an `id:` line above the revision in service before the write (GET /healthz, and
+// every id seen so far): stamping at epoll_wait's return leaves the client's own draining of the batch out. A
+// stream that has not got it within 15 s, or that closed, missed it.
 import CEpoll
 import Glibc
 
@@ -27,18 +28,19 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-/// The server's resident memory in KiB, from /proc/PID/status.
-func residentKiB(of pid: Int32) -> Int {
+/// The server's resident memory in KiB, from /proc/PID/status: `field` is VmRSS (all of it) or RssAnon (the
+/// anonymous pages alone, leaving out the binary's text and other file-backed pages faulted in along the way).
+func residentKiB(of pid: Int32, _ field: String = "VmRSS:") -> Int {
     guard let file = fopen("/proc/\(pid)/status", "r") else { fail("the server (pid \(pid)) is gone") }
     defer { fclose(file) }
     var line = [CChar](repeating: 0, count: 256)
     while fgets(&line, Int32(line.count), file) != nil {
         let text = String(cString: line)
-        if text.hasPrefix("VmRSS:") {
-            return Int(text.dropFirst(6).filter(\.isNumber)) ?? 0
+        if text.hasPrefix(field) {
+            return Int(text.dropFirst(field.count).filter(\.isNumber)) ?? 0
         }
     }
-    fail("no VmRSS for pid \(pid)")
+    fail("no \(field) for pid \(pid)")
 }
 
 /// A nonblocking TCP socket connecting to the server on loopback.
@@ -63,6 +65,37 @@ func send(_ text: String, on fd: Int32) {
     let bytes = Array(text.utf8)
     let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     guard sent == bytes.count else { fail("send: \(String(cString: strerror(errno)))") }
+}
+
+/// The revision in service, from `GET /healthz` on a blocking connection of its own.
+func servedRevision(port: UInt16) -> UInt64 {
+    let fd = connectToServer(port: port)
+    defer { close(fd) }
+    var waiting = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+    Glibc.poll(&waiting, 1, 5000)
+    send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", on: fd)
+    var response: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    let deadline = now() + 10
+    while now() < deadline {
+        let got = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+            var readable = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            Glibc.poll(&readable, 1, 1000)
+            continue
+        }
+        if got <= 0 { break }
+        response.append(contentsOf: chunk[0..<got])
+    }
+    let text = String(decoding: response, as: UTF8.self)
+    let name = Array("\"revision\"".utf8)
+    guard response.starts(with: Array("HTTP/1.1 200".utf8)),
+          let field = response.indices.first(where: { response[$0...].starts(with: name) })
+    else { fail("GET /healthz: \(text)") }
+    let after = String(decoding: response[(field + name.count)...], as: UTF8.self)
+    let digits = after.drop { !$0.isNumber }.prefix(while: \.isNumber)
+    guard let revision = UInt64(digits) else { fail("GET /healthz: no revision in \(text)") }
+    return revision
 }
 
 /// One event stream.
@@ -97,7 +130,8 @@ var streams: [Stream] = []
 streams.reserveCapacity(count)
 /// The epoll data of the admin connection; a stream's is its index.
 let adminTag = UInt64.max
-var events = [epoll_event](repeating: epoll_event(), count: 1024)
+// Room for every stream in one epoll_wait, so that a batch's stamp is not taken after draining earlier batches.
+var events = [epoll_event](repeating: epoll_event(), count: max(1024, count + 16))
 let request = "GET /ofrep/v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
 let lineBreak = UInt8(ascii: "\n")
 let idPrefix = Array("id: ".utf8)
@@ -117,7 +151,12 @@ let idPrefix = Array("id: ".utf8)
 var highest: UInt64 = 0
 var baseline: UInt64 = 0
 var writeStart = 0.0
+/// When the last epoll_wait returned: the time of every delivery it reported.
+var batchTime = 0.0
 var latencies: [Double] = []
+/// Per write, the first stream's delivery time.
+var firsts: [Double] = []
+var first = Double.infinity
 var received = 0
 var opened = 0
 var closed = 0
@@ -137,42 +176,48 @@ var buffer = [UInt8](repeating: 0, count: 65536)
             close(streams[index].fd)
             return
         }
-        let time = now()
         streams[index].pending.append(contentsOf: buffer[0..<got])
         if streams[index].phase == .head {
-            let bytes = streams[index].pending
-            guard let end = bytes.indices.first(where: { bytes[$0...].starts(with: [13, 10, 13, 10]) }) else {
-                continue
+            let end = streams[index].pending.withUnsafeBufferPointer { bytes in
+                bytes.indices.first { bytes[$0...].starts(with: [13, 10, 13, 10]) }
             }
-            guard bytes.starts(with: Array("HTTP/1.1 200".utf8)) else {
-                fail("stream \(index) was refused: \(String(decoding: bytes, as: UTF8.self))")
+            guard let end else { continue }
+            guard streams[index].pending.starts(with: Array("HTTP/1.1 200".utf8)) else {
+                fail("stream \(index) was refused: \(String(decoding: streams[index].pending, as: UTF8.self))")
             }
             streams[index].pending.removeFirst(end + 4)
             streams[index].phase = .open
             opened += 1
         }
-        // Whole lines only; an `id:` line names the revision of the event it opens.
-        guard let last = streams[index].pending.lastIndex(of: lineBreak) else { continue }
-        var start = 0
-        let bytes = streams[index].pending
-        for position in 0...last where bytes[position] == lineBreak {
-            if bytes[start...].starts(with: idPrefix) {
-                var revision: UInt64 = 0
-                var digit = start + idPrefix.count
-                while digit < position, bytes[digit] >= 48, bytes[digit] <= 57 {
-                    revision = revision * 10 + UInt64(bytes[digit] - 48)
-                    digit += 1
+        // Whole lines only; an `id:` line names the revision of the event it opens. Parsed in place (no copy of
+        // the bytes), then the lines are dropped at once.
+        let (last, revision) = streams[index].pending.withUnsafeBufferPointer { bytes -> (Int?, UInt64) in
+            guard let last = bytes.lastIndex(of: lineBreak) else { return (nil, 0) }
+            var start = 0
+            var top: UInt64 = 0
+            for position in 0...last where bytes[position] == lineBreak {
+                if bytes[start...].starts(with: idPrefix) {
+                    var revision: UInt64 = 0
+                    var digit = start + idPrefix.count
+                    while digit < position, bytes[digit] >= 48, bytes[digit] <= 57 {
+                        revision = revision * 10 + UInt64(bytes[digit] - 48)
+                        digit += 1
+                    }
+                    top = max(top, revision)
                 }
-                highest = max(highest, revision)
-                if revision > baseline, streams[index].delivered == nil, writeStart > 0 {
-                    streams[index].delivered = time
-                    latencies.append((time - writeStart) * 1000)
-                    received += 1
-                }
+                start = position + 1
             }
-            start = position + 1
+            return (last, top)
         }
+        guard let last else { continue }
         streams[index].pending.removeFirst(last + 1)
+        highest = max(highest, revision)
+        if revision > baseline, streams[index].delivered == nil, writeStart > 0 {
+            streams[index].delivered = batchTime
+            latencies.append((batchTime - writeStart) * 1000)
+            first = min(first, (batchTime - writeStart) * 1000)
+            received += 1
+        }
     }
 }
 
@@ -196,6 +241,7 @@ var buffer = [UInt8](repeating: 0, count: 65536)
 /// Waits up to `timeout` seconds for events and handles them.
 @MainActor func turn(timeout: Double, admin: Int32 = -1) {
     let ready = epoll_wait(poll, &events, Int32(events.count), Int32(max(0, timeout * 1000)))
+    batchTime = now()
     guard ready >= 0 || errno == EINTR else { fail("epoll_wait: \(String(cString: strerror(errno)))") }
     for event in events.prefix(Int(max(0, ready))) {
         let tag = event.data.u64
@@ -222,6 +268,7 @@ var buffer = [UInt8](repeating: 0, count: 65536)
 }
 
 let rssBefore = residentKiB(of: serverPID)
+let anonBefore = residentKiB(of: serverPID, "RssAnon:")
 let openStart = now()
 while opened < count {
     while streams.count < count, streams.count - opened < 256 {
@@ -237,12 +284,16 @@ let openSeconds = now() - openStart
 let settleEnd = now() + 3
 while now() < settleEnd { turn(timeout: settleEnd - now()) }
 let rssOpen = residentKiB(of: serverPID)
+let anonOpen = residentKiB(of: serverPID, "RssAnon:")
 
 var missed = 0
 for write in 0..<writes {
-    baseline = highest
+    // Above the revision in service, not only above the ids seen: a write that reached no stream in time must
+    // not have its late frames taken for the next write's.
+    baseline = max(highest, servedRevision(port: port))
     for index in streams.indices { streams[index].delivered = nil }
     received = 0
+    first = .infinity
     let body = "{\"value\": \(write % 2 == 0 ? "true" : "false")}"
     let admin = connectToServer(port: port)
     adminResponse = []
@@ -256,11 +307,13 @@ for write in 0..<writes {
         on: admin)
     watch(admin, EPOLLIN, tag: adminTag)
     let deadline = writeStart + 15
-    while (received < count - closed || !adminDone) && now() < deadline {
+    // Until every open stream has it: a stream that got it and then closed does not end the wait early.
+    while (!adminDone || streams.contains(where: { $0.phase == .open && $0.delivered == nil })) && now() < deadline {
         turn(timeout: deadline - now(), admin: admin)
     }
     if !adminDone { fail("the write got no answer in 15 s") }
-    missed += count - received
+    missed += streams.count(where: { $0.delivered == nil })
+    if first.isFinite { firsts.append(first) }
     writeStart = 0
     // Let stragglers and any second revision of the same write arrive before the next one.
     let pause = now() + 0.5
@@ -284,9 +337,15 @@ print("fanout.streams: \(count)")
 print("fanout.rss_before_mb: \(format(Double(rssBefore) / 1024))")
 print("fanout.rss_open_mb: \(format(Double(rssOpen) / 1024))")
 print("fanout.rss_after_writes_mb: \(format(Double(rssEnd) / 1024))")
-print("fanout.kb_per_stream: \(format(Double(rssOpen - rssBefore) / Double(count), 2))")
+print("fanout.anon_before_mb: \(format(Double(anonBefore) / 1024))")
+print("fanout.anon_open_mb: \(format(Double(anonOpen) / 1024))")
+print("fanout.kb_per_stream: \(format(Double(anonOpen - anonBefore) / Double(count), 2))")
 print("fanout.delivery_p50_ms: \(format(percentile(0.5)))")
 print("fanout.delivery_p99_ms: \(format(percentile(0.99)))")
+firsts.sort()
+let firstMedian = firsts.isEmpty ? 0 : firsts[firsts.count / 2]
+print("fanout.first_ms: \(format(firstMedian))")
+print("fanout.spread_p99_ms: \(format(percentile(0.99) - firstMedian))")
 print("fanout.open_s: \(format(openSeconds, 2))")
 print("fanout.writes: \(writes)")
 print("fanout.missed: \(missed)")
