@@ -15,15 +15,17 @@ Load, all on loopback:
     drops reconnects (after the server's `retry`, 1 s) with the highest id it has received.
 
 What a stream must see, judged by the protocol alone: the server's revision advances with every admin write and
-every good definition edit, and an event's id is the revision it announces. Events may coalesce (a slow reader
-may be sent only the latest state), so a stream that has received id N has seen every change up to N. After the
-load stops, the soak waits for the revision in GET /healthz to stay the same for 2 s (the final revision) and
-gives the streams up to 10 s more to reach it. soak.missed counts the (stream, revision) pairs never seen: for
-each stream whose highest id is below the final revision, final - highest (revisions counted as numbers), so a
-stream that died and never came back misses all it did not get. soak.streams is the streams open at the end with
-the final revision. Along the way the soak reads /healthz every 5 s, and soak.stream_lag_max_s is the longest
-any stream took from that reading to an id at or above it (in steps of 0.25 s): a stream that falls behind for
-a while and then catches up is not missed, but shows here.
+every good definition edit, and an event's id is the revision it announces. Events may coalesce (a slow reader may
+be sent only the latest state), so a stream that has received id N has seen every change up to N. After the load
+stops, the soak waits for the revision in GET /healthz to stay the same for 2 s (the final revision) and gives the
+streams up to 10 s more to reach it. soak.missed counts the (stream, revision) pairs never seen: for each stream
+whose highest id is below the final revision, final - highest (revisions counted as numbers), so a stream that died
+and never came back misses all it did not get. soak.streams is the streams open at the end with the final revision.
+soak.behind_after_final counts the streams still below the final revision 2.5 s after the soak has it: a delivery
+takes well under a second, so such a stream was not woken (a lost wake-up), which the next heartbeat (15 s) would
+otherwise repair unseen within the 10 s. Along the way the soak reads /healthz every 5 s, and soak.stream_lag_max_s
+is the longest any stream took from that reading to an id at or above it (in steps of 0.25 s): a stream that falls
+behind for a while and then catches up is not missed, but shows here.
 
 An error is a response the server must not give to a normal client (the OFREP clients, the admin writer and the
 event streams): a 5xx, a refused or dropped connection, no answer within 10 s, a bulk body that is not JSON, an
@@ -35,18 +37,22 @@ an idle connection) and that its descriptor and memory come back. With the error
 says the server closed and refused, by reason.
 
 Prints soak.errors, soak.requests, soak.writes, soak.request_max_s (the OFREP clients' slowest answer),
-soak.stalled_opened, soak.stalled_closed, soak.stalled_408, soak.streams, soak.missed, soak.stream_events,
-soak.stream_drops, soak.stream_lag_max_s, soak.rss_start_mb (after a warm-up, with the streams open),
-soak.rss_peak_mb, soak.rss_end_mb (the streams still open), soak.rss_growth_mb, and the server's open descriptors:
-soak.fds_before (before any client), soak.fds_peak, soak.fds_after (once every client, streams too, has gone and
-the count is back within 5 of soak.fds_before, or 20 s after) and soak.fds_back_s (how long that took: the server
-lets go of an event stream whose client closed it cleanly at its next write to it, a heartbeat, 15 s, at most).
+soak.stalled_opened, soak.stalled_closed, soak.stalled_408, soak.streams, soak.missed, soak.behind_after_final,
+soak.stream_events, soak.stream_drops, soak.stream_lag_max_s, soak.rss_start_mb (after a warm-up, with the streams
+open), soak.rss_peak_mb, soak.rss_end_mb (the streams still open), soak.rss_growth_mb, and the server's open
+descriptors: soak.fds_before (before any client), soak.fds_peak, soak.fds_after (once every client, streams too, has
+gone and the count is back within 5 of soak.fds_before, or 20 s after) and soak.fds_back_s (how long that took: the
+server lets go of an event stream whose client closed it cleanly at its next write to it, a heartbeat, 15 s, at
+most).
 
-Exits 1 when soak.errors or soak.missed is not 0, when soak.fds_after is more than 5 from soak.fds_before, or, in
-a run of 300 s or more, when soak.rss_growth_mb is over 16 (a shorter run's figure is mostly the allocator
-settling; it is printed, not judged). Environment: SWITCHBOARD_BIN (a built binary), SOAK_STALLED, SOAK_STREAMS,
+Exits 1 when soak.errors, soak.missed or soak.behind_after_final is not 0, when soak.fds_after is more than 5 from
+soak.fds_before, or, in a run of 300 s or more, when soak.rss_growth_mb is over 16 (a shorter run's figure is mostly
+the allocator settling; it is printed, not judged). Whatever raises (a request unanswered in 10 s, the streams
+process gone), the server and the streams process are ended, the exception counts as an error and the figures are
+printed; a SIGTERM ends both too. Environment: SWITCHBOARD_BIN (a built binary), SOAK_STALLED, SOAK_STREAMS,
 SOAK_SERVER_LOG (a file to keep the server's log in).
 """
+import atexit
 import http.client
 import json
 import os
@@ -55,6 +61,7 @@ import random
 import re
 import resource
 import selectors
+import signal
 import socket
 import shutil
 import subprocess
@@ -62,6 +69,13 @@ import sys
 import tempfile
 import threading
 import time
+
+
+# How long after the "final" order the streams must all have the final revision. By then the load has stopped,
+# /healthz has given the same revision for 2 s, and a delivery takes well under 1 s even from the debug server
+# with 200 streams on a loaded 2-core machine; a stream still behind was not woken, and would otherwise wait
+# for the next heartbeat (15 s), which the 10 s window for soak.missed would often let repair it.
+BEHIND_AFTER_FINAL_S = 2.5
 
 
 def streams_process(port, count):
@@ -228,6 +242,8 @@ def streams_process(port, count):
     checks = []  # [revision, when read, streams still below it]
     final = None
     final_deadline = 0.0
+    behind_at = 0.0  # when to count the streams still behind the final revision: soak.behind_after_final
+    behind_after_final = None
     last_scan = 0.0
     while True:
         now = time.monotonic()
@@ -255,6 +271,8 @@ def streams_process(port, count):
                     elif "final" in order:
                         final = order["final"]
                         final_deadline = time.monotonic() + 10.0
+                        behind_at = time.monotonic() + BEHIND_AFTER_FINAL_S
+                        behind_after_final = None
                     elif "close" in order:
                         closing = True
                         for each in streams:
@@ -279,12 +297,15 @@ def streams_process(port, count):
             checks = [check for check in checks if check[2]]
             if final is not None:
                 behind = [stream for stream in streams if stream.highest < final]
+                if behind_after_final is None and (not behind or now >= behind_at):
+                    behind_after_final = len(behind)
                 if not behind or now >= final_deadline:
                     for check in checks:  # never reached: as long as the soak waited
                         figures["lag_max_s"] = max(figures["lag_max_s"], now - check[1])
                     say({"streams": sum(1 for stream in streams if stream.open and stream.highest >= final),
                          "missed": sum(final - stream.highest for stream in behind),
                          "behind": [[stream.index, stream.highest] for stream in behind[:5]],
+                         "behind_after_final": behind_after_final,
                          "problems": problems, **figures})
                     final = None
 
@@ -344,9 +365,26 @@ while time.time() < deadline and port is None:
     match = re.search(r"listening on http://127\.0\.0\.1:(\d+)", line)
     if match:
         port = int(match.group(1))
+streams_child = []  # the streams process, once started: cleanup() ends it too
+
+
+def cleanup():
+    """Ends the server and the streams process, whatever stopped the soak: neither may outlive it (in CI least)."""
+    for process in streams_child + [server]:
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+    shutil.rmtree(work, ignore_errors=True)
+
+
+atexit.register(cleanup)  # an exception outside the guarded run below, or sys.exit
+signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a CI timeout's SIGTERM runs cleanup() too
 if port is None:
     print("the server did not start:\n" + "".join(log_lines), file=sys.stderr)
-    server.kill()
     sys.exit(1)
 # Keep draining the log so the server never blocks on a full pipe; SOAK_SERVER_LOG keeps it in a file.
 log_path = os.environ.get("SOAK_SERVER_LOG")
@@ -364,7 +402,7 @@ threading.Thread(target=drain_log, daemon=True).start()
 lock = threading.Lock()
 counts = {"errors": 0, "requests": 0, "writes": 0, "stalled_opened": 0, "stalled_closed": 0, "stalled_408": 0}
 slowest = [0.0]  # the OFREP clients' slowest answer, in seconds
-stream_figures = {"streams": 0, "missed": 0, "events": 0, "drops": 0, "lag_max_s": 0.0}
+stream_figures = {"streams": 0, "missed": 0, "behind_after_final": 0, "events": 0, "drops": 0, "lag_max_s": 0.0}
 problems = []
 stop = threading.Event()
 
@@ -402,6 +440,7 @@ class Streams:
     def __init__(self, count):
         self.process = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--streams", str(port),
                                          str(count)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        streams_child.append(self.process)
         self.reports = queue.Queue()
         self.lock = threading.Lock()
         threading.Thread(target=lambda: [self.reports.put(json.loads(line)) for line in self.process.stdout],
@@ -583,83 +622,98 @@ def stalled():
         sock.close()
 
 
-before_fds = open_fds()
-streams = Streams(STREAMS) if STREAMS else None
-if streams:
-    # Every stream open, with its first event, before the load and the warm-up.
-    ready = streams.report("ready", max(60.0, STREAMS / 20))
-    if ready is None:
-        count("errors", f"the {STREAMS} event streams were not all open after {max(60.0, STREAMS / 20):.0f} s")
-threads = [threading.Thread(target=client, args=("single",)), threading.Thread(target=client, args=("bulk",)),
-           threading.Thread(target=admin), threading.Thread(target=editor), threading.Thread(target=stalled)]
-if streams:
-    threads.append(threading.Thread(target=checker, args=(streams,)))
-for thread in threads:
-    thread.start()
-time.sleep(min(5.0, seconds / 6))
-start_rss = rss_mb()
-peak = start_rss
-peak_fds = open_fds()
-end_time = time.time() + seconds
-while time.time() < end_time and server.poll() is None:
-    time.sleep(1)
-    peak = max(peak, rss_mb())
-    peak_fds = max(peak_fds, open_fds())
-stop.set()
-for thread in threads:
-    thread.join()
-if streams and server.poll() is None:
-    # The final revision: the one /healthz gives 2 s running (a last edit can land up to a second late).
-    final, steady_since, settle_deadline = served_revision(), time.time(), time.time() + 15
-    while time.time() - steady_since < 2 and time.time() < settle_deadline:
-        time.sleep(0.25)
-        revision = served_revision()
-        if revision != final:
-            final, steady_since = revision, time.time()
-    streams.order(final=final)
-    report = streams.report("missed", 30)
-    if report is None:
-        count("errors", "the event streams did not report")
-    else:
-        for name in stream_figures:
-            stream_figures[name] = report[name]
-        counts["errors"] += report["errors"]
-        problems.extend(report["problems"][: max(0, 10 - len(problems))])
-        for index, highest in report["behind"]:
-            problems.append(f"stream {index} ended at id {highest}, the final revision {final}")
-alive = server.poll() is None
-end_rss = rss_mb() if alive else 0.0
-# What the server says it closed or refused, and why: printed with the problems, to tell an error's cause.
+# Figures the finally below and the report need, whatever raises in between.
+before_fds = peak_fds = after_fds = 0
+start_rss = peak = end_rss = 0.0
+fds_back_s = 0.0
+alive = True
 connection_metrics = []
-if alive:
-    try:
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        connection_metrics = [line for line in request(connection, "GET", "/metrics")[2].decode().splitlines()
-                              if line.startswith(("switchboard_http_connections_closed_total",
-                                                  "switchboard_http_connections_refused_total"))]
-        connection.close()
-    except Exception as error:
-        connection_metrics = [f"/metrics: {error!r}"]
-if streams:
-    streams.order(close=True)
-    if streams.report("closed", 30) is None:
-        count("errors", "the event streams did not close")
-    streams.process.wait(timeout=30)
-# The clients are gone: count what the server still holds once its descriptors are back within 5 of where they
-# started, or after 20 s. An event stream the client closed cleanly is let go at the server's next write to it, a
-# heartbeat at the latest (15 s): soak.fds_back_s says how long that took.
-closed_at = time.time()
-after_fds = open_fds() if server.poll() is None else 0
-while server.poll() is None and abs(after_fds - before_fds) > 5 and time.time() - closed_at < 20:
-    time.sleep(0.25)
-    after_fds = open_fds()
-fds_back_s = time.time() - closed_at
+threads = []
+try:
+    before_fds = open_fds()
+    streams = Streams(STREAMS) if STREAMS else None
+    if streams:
+        # Every stream open, with its first event, before the load and the warm-up.
+        ready = streams.report("ready", max(60.0, STREAMS / 20))
+        if ready is None:
+            count("errors",
+                  f"the {STREAMS} event streams were not all open after {max(60.0, STREAMS / 20):.0f} s")
+    threads = [threading.Thread(target=client, args=("single",)), threading.Thread(target=client, args=("bulk",)),
+               threading.Thread(target=admin), threading.Thread(target=editor), threading.Thread(target=stalled)]
+    if streams:
+        threads.append(threading.Thread(target=checker, args=(streams,)))
+    for thread in threads:
+        thread.start()
+    time.sleep(min(5.0, seconds / 6))
+    start_rss = rss_mb()
+    peak = start_rss
+    peak_fds = open_fds()
+    end_time = time.time() + seconds
+    while time.time() < end_time and server.poll() is None:
+        time.sleep(1)
+        peak = max(peak, rss_mb())
+        peak_fds = max(peak_fds, open_fds())
+    stop.set()
+    for thread in threads:
+        thread.join()
+    if streams and server.poll() is None:
+        # The final revision: the one /healthz gives 2 s running (a last edit can land up to a second late).
+        final, steady_since, settle_deadline = served_revision(), time.time(), time.time() + 15
+        while time.time() - steady_since < 2 and time.time() < settle_deadline:
+            time.sleep(0.25)
+            revision = served_revision()
+            if revision != final:
+                final, steady_since = revision, time.time()
+        streams.order(final=final)
+        report = streams.report("missed", 30)
+        if report is None:
+            count("errors", "the event streams did not report")
+        else:
+            for name in stream_figures:
+                stream_figures[name] = report[name]
+            counts["errors"] += report["errors"]
+            problems.extend(report["problems"][: max(0, 10 - len(problems))])
+            for index, highest in report["behind"]:
+                problems.append(f"stream {index} ended at id {highest}, the final revision {final}")
+    alive = server.poll() is None
+    end_rss = rss_mb() if alive else 0.0
+    # What the server says it closed or refused, and why: printed with the problems, to tell an error's cause.
+    connection_metrics = []
+    if alive:
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection_metrics = [line for line in request(connection, "GET", "/metrics")[2].decode().splitlines()
+                                  if line.startswith(("switchboard_http_connections_closed_total",
+                                                      "switchboard_http_connections_refused_total"))]
+            connection.close()
+        except Exception as error:
+            connection_metrics = [f"/metrics: {error!r}"]
+    if streams:
+        streams.order(close=True)
+        if streams.report("closed", 30) is None:
+            count("errors", "the event streams did not close")
+        streams.process.wait(timeout=30)
+    # The clients are gone: count what the server still holds once its descriptors are back within 5 of where
+    # they started, or after 20 s. An event stream the client closed cleanly is let go at the server's next write
+    # to it, a heartbeat at the latest (15 s): soak.fds_back_s says how long that took.
+    closed_at = time.time()
+    after_fds = open_fds() if server.poll() is None else 0
+    while server.poll() is None and abs(after_fds - before_fds) > 5 and time.time() - closed_at < 20:
+        time.sleep(0.25)
+        after_fds = open_fds()
+    fds_back_s = time.time() - closed_at
+except Exception as error:  # a request not answered in 10 s, the streams process gone (BrokenPipeError), ...
+    count("errors", f"the soak stopped early: {error!r}")
+    alive = alive and server.poll() is None
+finally:
+    stop.set()
+    for thread in threads:
+        if thread.ident is not None:  # started
+            thread.join(timeout=30)
+    cleanup()
 if not alive:
     counts["errors"] += 1
     problems.append("the server exited")
-server.terminate()
-server.wait(timeout=30)
-shutil.rmtree(work, ignore_errors=True)
 for problem in problems:
     print(f"  {problem}", file=sys.stderr)
 if problems:
@@ -674,6 +728,7 @@ print(f"soak.stalled_closed: {counts['stalled_closed']}")
 print(f"soak.stalled_408: {counts['stalled_408']}")
 print(f"soak.streams: {stream_figures['streams']}")
 print(f"soak.missed: {stream_figures['missed']}")
+print(f"soak.behind_after_final: {stream_figures['behind_after_final']}")
 print(f"soak.stream_events: {stream_figures['events']}")
 print(f"soak.stream_drops: {stream_figures['drops']}")
 print(f"soak.stream_lag_max_s: {stream_figures['lag_max_s']:.2f}")
@@ -690,6 +745,8 @@ if counts["errors"]:
     failures.append(f"soak.errors is {counts['errors']}")
 if stream_figures["missed"]:
     failures.append(f"soak.missed is {stream_figures['missed']}")
+if stream_figures["behind_after_final"]:
+    failures.append(f"soak.behind_after_final is {stream_figures['behind_after_final']}")
 if abs(after_fds - before_fds) > 5:
     failures.append(f"soak.fds_after is {after_fds}, more than 5 from soak.fds_before, {before_fds}")
 if seconds >= 300 and end_rss - start_rss > 16:
