@@ -170,10 +170,14 @@ struct ConsoleRoutes {
             .contentType: "text/event-stream", .cacheControl: "no-store", OFREPRoutes.accelBuffering: "no",
         ]
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            try await writer.write(ByteBuffer(string: ": switchboard console events\nretry: 1000\n\n"
-                + Self.frame("status", HealthRoutes.health(of: board, access: access))))
+            // The stream opens before the current status is read: the feed announces status events only while a
+            // console stream is open, so one that comes after this reading reaches the stream.
+            let stream = frames.makeAsyncIterator()
+            var opening = ByteBuffer(string: ": switchboard console events\nretry: 1000\n\n")
+            opening.writeImmutableBuffer(Self.statusFrame(board: board, access: access))
+            try await writer.write(opening)
             // The feed encodes each change and status once, for every console stream.
-            for await frame in frames {
+            while let frame = await stream.next() {
                 try await writer.write(frame)
             }
             try await writer.finish(nil)
@@ -183,6 +187,12 @@ struct ConsoleRoutes {
     /// One server-sent event. Compact JSON has no line breaks, so the data is one line.
     static func frame(_ name: String, _ data: Value) -> String {
         "event: \(name)\ndata: \(data.json)\n\n"
+    }
+
+    /// The `status` event with the board's current health document (`/healthz`'s): a console's first event, and
+    /// the one the feed announces when the board's status changes.
+    static func statusFrame(board: Board, access: AccessControl) -> ByteBuffer {
+        ByteBuffer(string: frame("status", HealthRoutes.health(of: board, access: access)))
     }
 
     /// A change event's data: the rows of `keys` as `snapshot` resolves them for the empty context, and the keys

@@ -289,8 +289,10 @@ final class ChangeFeed: Service, Sendable {
         switch event {
         case .published(let published): publication = published
         case .status:
-            let health = HealthRoutes.health(of: board, access: access)
-            let frame = ByteBuffer(string: ConsoleRoutes.frame("status", health))
+            // Only a console hears of it, and a console writes the current status when it opens: with none open,
+            // there is nothing to encode or announce.
+            guard state.withLock({ $0.detailedStreams }) > 0 else { return }
+            let frame = ConsoleRoutes.statusFrame(board: board, access: access)
             announce(detailedOnly: true) { state in
                 state.statuses += 1
                 state.statusFrame = frame
