@@ -15,7 +15,7 @@ import Switchboard
 ///
 /// The feed keeps no queue per stream. It keeps the latest state — the OFREP frame of the last revision, the
 /// console's frames of its last ``consoleBacklog`` changes, the last status frame, a heartbeat count — and each
-/// stream keeps a ``Cursor`` of what it has sent. A stream waiting for news holds only a continuation, and only
+/// stream keeps a ``Cursor`` of what it has taken. A stream waiting for news holds only a continuation, and only
 /// while it waits; a stream whose client reads slowly is held back by its own writes, and when it looks again it
 /// finds the latest state, never a backlog: an OFREP stream gets the last revision's frame once (its refetch is
 /// idempotent), a console stream the changes it missed, or a `{"revision": N, "refetch": true}` change when they
@@ -30,17 +30,15 @@ final class ChangeFeed: Service, Sendable {
     /// A heartbeat: a comment line, in either kind of stream.
     static let heartbeatFrame = ByteBuffer(string: ": heartbeat\n\n")
 
-    /// What a stream has sent, as the feed's counts of changes, status events and heartbeats.
+    /// What a stream has taken from the feed (its frames may not all be written yet), as the feed's counts of
+    /// changes, status events and heartbeats.
     struct Cursor: Sendable {
+        /// The feed's count of changes when the stream last took frames.
         fileprivate var change: UInt64
+        /// The feed's count of status events when the stream last took frames.
         fileprivate var status: UInt64
+        /// The feed's count of heartbeats when the stream last took frames.
         fileprivate var heartbeat: UInt64
-    }
-
-    /// A stream waiting for news.
-    private struct Waiter {
-        var detailed: Bool
-        var continuation: CheckedContinuation<Void, Never>
     }
 
     /// A console change frame and the number of the change it announces.
@@ -49,11 +47,20 @@ final class ChangeFeed: Service, Sendable {
         var frame: ByteBuffer
     }
 
+    /// What the feed shares with its streams, under one lock.
     private struct State {
-        var waiters: [UInt64: Waiter] = [:]
+        /// The continuations of OFREP streams waiting for news, by stream id.
+        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        /// The continuations of detailed (console) streams waiting for news, by stream id: kept apart so that a
+        /// status event wakes them without looking at the OFREP streams.
+        var detailedWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        /// How many streams are open.
         var streams = 0
+        /// How many of the open streams are detailed (the console's).
         var detailedStreams = 0
+        /// The last id given to a stream.
         var nextStream: UInt64 = 0
+        /// The revision last announced.
         var revision: UInt64
         /// How many changes were announced; the revision the feed started at counts as the first.
         var changes: UInt64 = 1
@@ -63,9 +70,13 @@ final class ChangeFeed: Service, Sendable {
         var consoleRefetchFrame: ByteBuffer
         /// The console's frames of the last changes, oldest first; empty while no console stream was open.
         var consoleChanges: [ConsoleChange] = []
+        /// How many status events were announced; only while a console stream is open.
         var statuses: UInt64 = 0
+        /// The console's frame of the last status event; empty before the first.
         var statusFrame = ByteBuffer()
+        /// How many heartbeats were sent.
         var heartbeats: UInt64 = 0
+        /// Whether the feed has ended every stream and refuses new ones.
         var finished = false
 
         /// The frames a stream at `cursor` has yet to send, oldest first, and the cursor moved past them: the last
@@ -101,19 +112,26 @@ final class ChangeFeed: Service, Sendable {
                 || (detailed && statuses > cursor.status)
         }
 
-        /// Takes the waiters to wake: all of them, or only the detailed ones.
-        mutating func takeWaiters(detailedOnly: Bool) -> [Waiter] {
-            guard detailedOnly else {
-                defer { waiters = [:] }
-                return Array(waiters.values)
+        /// Takes the waiters to wake: all of them, or only the detailed ones. The dictionaries keep their
+        /// storage, so that thousands of streams waiting again do not grow them from empty at every change.
+        mutating func takeWaiters(detailedOnly: Bool) -> [CheckedContinuation<Void, Never>] {
+            var woken = Array(detailedWaiters.values)
+            detailedWaiters.removeAll(keepingCapacity: true)
+            if !detailedOnly {
+                woken += waiters.values
+                waiters.removeAll(keepingCapacity: true)
             }
-            let woken = waiters.filter { $0.value.detailed }
-            for id in woken.keys { waiters.removeValue(forKey: id) }
-            return Array(woken.values)
+            return woken
+        }
+
+        /// Takes the continuation of stream `id` if it is waiting.
+        mutating func takeWaiter(_ id: UInt64, detailed: Bool) -> CheckedContinuation<Void, Never>? {
+            detailed ? detailedWaiters.removeValue(forKey: id) : waiters.removeValue(forKey: id)
         }
     }
 
     private let board: Board
+    /// For the console's status events, which carry the health document (`/healthz`'s).
     private let access: AccessControl
     private let metrics: ServerMetrics
     private let logger: Logger
@@ -142,6 +160,10 @@ final class ChangeFeed: Service, Sendable {
     /// How many event streams are open.
     var subscriberCount: Int { state.withLock { $0.streams } }
 
+    /// How many event streams are waiting in `next()` for news (for tests: a stream counted here has stored its
+    /// continuation, so news announced from now on must wake it).
+    var waitingCount: Int { state.withLock { $0.waiters.count + $0.detailedWaiters.count } }
+
     /// A stream's starting point: from now on, or — for a client that reconnects with a `Last-Event-ID` other than
     /// the current revision — one change back, so that its first frame is the change it missed.
     func cursor(catchingUpFrom lastEventID: UInt64? = nil) -> Cursor {
@@ -168,6 +190,7 @@ final class ChangeFeed: Service, Sendable {
 
     /// An event stream's frames: an async sequence whose iterator is the stream's place in the feed.
     struct Frames: AsyncSequence, Sendable {
+        /// A frame: one or more whole server-sent events or comment lines, encoded once and shared by streams.
         typealias Element = ByteBuffer
 
         /// The feed the frames come from.
@@ -184,10 +207,13 @@ final class ChangeFeed: Service, Sendable {
 
         /// One stream's place in the feed: counted open from its creation until it is released.
         final class Iterator: AsyncIteratorProtocol {
+            /// The feed the frames come from.
             private let feed: ChangeFeed
+            /// Whether the stream is the console's.
             private let detailed: Bool
             /// `nil` when the feed had finished before the stream opened.
             private let id: UInt64?
+            /// What the stream has taken from the feed so far.
             private var cursor: Cursor
             /// Frames taken from the feed and not yet returned, oldest last.
             private var ready: [ByteBuffer] = []
@@ -231,12 +257,14 @@ final class ChangeFeed: Service, Sendable {
 
     /// Counts a stream out.
     private func close(_ id: UInt64, detailed: Bool) {
-        state.withLock { state in
-            state.waiters.removeValue(forKey: id)
+        let waiter = state.withLock { state in
             state.streams -= 1
             if detailed { state.detailedStreams -= 1 }
             metrics.recordEventStreams(state.streams)
+            return state.takeWaiter(id, detailed: detailed)
         }
+        // None is left: `next()` holds the iterator while it waits. Were one ever left, its task must not hang.
+        waiter?.resume()
     }
 
     /// The frames past `cursor`, waiting for some if there are none; `nil` when the feed has finished (after the
@@ -260,13 +288,17 @@ final class ChangeFeed: Service, Sendable {
                         guard !state.hasNews(after: waitingAt, detailed: detailed) && !Task.isCancelled else {
                             return false
                         }
-                        state.waiters[id] = Waiter(detailed: detailed, continuation: continuation)
+                        if detailed {
+                            state.detailedWaiters[id] = continuation
+                        } else {
+                            state.waiters[id] = continuation
+                        }
                         return true
                     }
                     if !waiting { continuation.resume() }
                 }
             } onCancel: {
-                state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
+                state.withLock { $0.takeWaiter(id, detailed: detailed) }?.resume()
             }
         }
     }
@@ -334,7 +366,7 @@ final class ChangeFeed: Service, Sendable {
             return state.takeWaiters(detailedOnly: detailedOnly)
         }
         // Resume outside the lock: a resumed stream takes it to read its frames.
-        for waiter in woken { waiter.continuation.resume() }
+        for waiter in woken { waiter.resume() }
     }
 
     /// Ends every stream once it has sent what it has not yet, and refuses new ones.
