@@ -60,8 +60,9 @@ import SwitchboardTestSupport
     @Test func aStreamCountsAsOpenWhileItExists() async throws {
         let server = FlagServer(board: try project.board(), logger: recordingLogger())
         var stream: ChangeFeed.Frames.Iterator? = server.feed.subscribe().makeAsyncIterator()
-        #expect(server.feed.subscriberCount == 1)
-        #expect(stream != nil)
+        withExtendedLifetime(stream) {
+            #expect(server.feed.subscriberCount == 1)
+        }
         stream = nil
         #expect(server.feed.subscriberCount == 0)
     }
