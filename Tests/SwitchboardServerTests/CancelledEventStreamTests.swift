@@ -1,0 +1,23 @@
+import NIOCore
+import Switchboard
+@testable import SwitchboardServer
+import Testing
+import SwitchboardTestSupport
+
+/// Cancelling the task of a stream that waits for news ends the stream: `next()` returns `nil`, and the feed keeps
+/// neither its continuation nor its count.
+@Suite struct CancelledEventStreamTests {
+    let project = TestProject(fixture: "flags")
+
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func cancellingAWaitingStreamEndsIt(detailed: Bool) async throws {
+        let server = FlagServer(board: try project.board(), logger: recordingLogger())
+        let frame = server.feed.subscribe(detailed: detailed).firstFrameOnATask()
+        try await server.feed.waitUntilWaiting(1)
+        #expect(server.feed.subscriberCount == 1)
+        frame.cancel()
+        #expect(await frame.value == nil)
+        #expect(server.feed.waitingCount == 0)
+        #expect(server.feed.subscriberCount == 0)
+    }
+}
