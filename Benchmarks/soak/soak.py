@@ -23,7 +23,8 @@ whose highest id is below the final revision, final - highest (revisions counted
 and never came back misses all it did not get. soak.streams is the streams open at the end with the final revision.
 soak.behind_after_final counts the streams still below the final revision 2.5 s after the soak has it: a delivery
 takes well under a second, so such a stream was not woken (a lost wake-up), which the next heartbeat (15 s) would
-otherwise repair unseen within the 10 s. Along the way the soak reads /healthz every 5 s, and soak.stream_lag_max_s
+otherwise repair unseen within the 10 s; soak.final_reach_s is how long after the order every stream had it (0.25 s
+steps; 10 s when some never did). Along the way the soak reads /healthz every 5 s, and soak.stream_lag_max_s
 is the longest any stream took from that reading to an id at or above it (in steps of 0.25 s): a stream that falls
 behind for a while and then catches up is not missed, but shows here.
 
@@ -38,7 +39,7 @@ says the server closed and refused, by reason.
 
 Prints soak.errors, soak.requests, soak.writes, soak.request_max_s (the OFREP clients' slowest answer),
 soak.stalled_opened, soak.stalled_closed, soak.stalled_408, soak.streams, soak.missed, soak.behind_after_final,
-soak.stream_events, soak.stream_drops, soak.stream_lag_max_s, soak.rss_start_mb (after a warm-up, with the streams
+soak.final_reach_s, soak.stream_events, soak.stream_drops, soak.stream_lag_max_s, soak.rss_start_mb (after a warm-up, with the streams
 open), soak.rss_peak_mb, soak.rss_end_mb (the streams still open), soak.rss_growth_mb, and the server's open
 descriptors: soak.fds_before (before any client), soak.fds_peak, soak.fds_after (once every client, streams too, has
 gone and the count is back within 5 of soak.fds_before, or 20 s after) and soak.fds_back_s (how long that took: the
@@ -306,6 +307,7 @@ def streams_process(port, count):
                          "missed": sum(final - stream.highest for stream in behind),
                          "behind": [[stream.index, stream.highest] for stream in behind[:5]],
                          "behind_after_final": behind_after_final,
+                         "final_reach_s": round(now - (final_deadline - 10.0), 2),
                          "problems": problems, **figures})
                     final = None
 
@@ -402,7 +404,8 @@ threading.Thread(target=drain_log, daemon=True).start()
 lock = threading.Lock()
 counts = {"errors": 0, "requests": 0, "writes": 0, "stalled_opened": 0, "stalled_closed": 0, "stalled_408": 0}
 slowest = [0.0]  # the OFREP clients' slowest answer, in seconds
-stream_figures = {"streams": 0, "missed": 0, "behind_after_final": 0, "events": 0, "drops": 0, "lag_max_s": 0.0}
+stream_figures = {"streams": 0, "missed": 0, "behind_after_final": 0, "final_reach_s": 0.0, "events": 0, "drops": 0,
+                  "lag_max_s": 0.0}
 problems = []
 stop = threading.Event()
 
@@ -729,6 +732,7 @@ print(f"soak.stalled_408: {counts['stalled_408']}")
 print(f"soak.streams: {stream_figures['streams']}")
 print(f"soak.missed: {stream_figures['missed']}")
 print(f"soak.behind_after_final: {stream_figures['behind_after_final']}")
+print(f"soak.final_reach_s: {stream_figures['final_reach_s']:.2f}")
 print(f"soak.stream_events: {stream_figures['events']}")
 print(f"soak.stream_drops: {stream_figures['drops']}")
 print(f"soak.stream_lag_max_s: {stream_figures['lag_max_s']:.2f}")
