@@ -20,7 +20,8 @@ threads="${THREADS:-2}"
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
 binary="${SWITCHBOARD_BIN:-}"
 if [ -z "$binary" ]; then
-    swift build -c release --package-path "$root" --product switchboard >&2
+    # Built as Benchmarks/run builds it (release_switchboard there), so the two share one build.
+    swift build -c release --static-swift-stdlib --package-path "$root" --product switchboard >&2
     binary="$root/.build/release/switchboard"
 fi
 
