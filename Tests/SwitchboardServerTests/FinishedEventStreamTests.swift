@@ -11,10 +11,10 @@ import SwitchboardTestSupport
     @Test(.timeLimit(.minutes(1)), arguments: [false, true])
     func finishingTheFeedEndsAWaitingStream(detailed: Bool) async throws {
         let server = FlagServer(board: try project.board(), logger: recordingLogger())
-        let frame = server.feed.subscribe(detailed: detailed).firstFrameOnATask()
+        let frame = FirstFrame(of: server.feed.subscribe(detailed: detailed))
         try await server.feed.waitUntilWaiting(1)
         server.feed.finish()
-        #expect(await frame.value == nil)
+        #expect(try await frame.value() == nil)
         #expect(server.feed.waitingCount == 0)
     }
 }

@@ -13,10 +13,10 @@ import SwitchboardTestSupport
     func aWaitingStreamIsWokenByAChange(detailed: Bool) async throws {
         let board = try project.board()
         let server = FlagServer(board: board, logger: recordingLogger())
-        let frame = server.feed.subscribe(detailed: detailed).firstFrameOnATask()
+        let frame = FirstFrame(of: server.feed.subscribe(detailed: detailed))
         try await server.feed.waitUntilWaiting(1)
         try board.set("app.ratio", to: 2, actor: "test")
-        let text = try #require(await frame.value.map { String(buffer: $0) })
+        let text = try #require(try await frame.value().map { String(buffer: $0) })
         if detailed {
             #expect(text.hasPrefix("event: change\n"))
             let data = try consoleData(of: ByteBuffer(string: text))
