@@ -154,9 +154,6 @@ final class ChangeFeed: Service, Sendable {
         self.subscription.withLock { $0 = subscription }
     }
 
-    /// The revision last announced.
-    var revision: UInt64 { state.withLock { $0.revision } }
-
     /// How many event streams are open.
     var subscriberCount: Int { state.withLock { $0.streams } }
 
