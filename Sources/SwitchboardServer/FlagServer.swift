@@ -72,12 +72,13 @@ public final class FlagServer: Sendable {
     /// The Hummingbird application: every route and middleware, for tests that drive the router directly. It does
     /// not run the change feed; `run()` does.
     public func makeApplication() -> some ApplicationProtocol {
-        let router = makeRouter()
+        let responder = makeRouter().buildResponder()
         var configuration = ApplicationConfiguration(
             address: .hostname(self.configuration.host, port: self.configuration.port), serverName: nil)
         configuration.reuseAddress = true
         let connections = ConnectionPolicy(configuration: self.configuration, metrics: metrics)
-        return Application(router: router, server: connections.server, configuration: configuration,
+        return Application(responder: responder, server: connections.server(router: responder),
+                           configuration: configuration,
                            onServerRunning: { [self] channel in
             self.listening(on: channel.localAddress?.port ?? self.configuration.port, connections: connections)
         }, logger: logger)

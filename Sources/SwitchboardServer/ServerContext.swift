@@ -7,6 +7,9 @@ struct ServerContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// Who sent the request, once ``AccessMiddleware`` has decided; `nil` on routes without an access check.
     var principal: Principal?
+    /// Where an event-stream route hands its stream when the connection serves it without a task (set by
+    /// ``EventStreamConnectionHandler`` only).
+    var eventStreamHandoff: EventStreamHandoff?
     private let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {

@@ -23,10 +23,11 @@ struct ConnectionPolicy: Sendable {
         self.metrics = metrics
     }
 
-    /// Hummingbird's HTTP/1 server with the cap and the timeouts.
-    var server: HTTPServerBuilder {
+    /// Hummingbird's HTTP/1 server with the cap and the timeouts; `router` answers the event-stream requests that
+    /// a connection serves itself (``EventStreamConnectionHandler``).
+    func server(router: RouterResponder<ServerContext>) -> HTTPServerBuilder {
         HTTPServerBuilder { [self] responder in
-            GuardedHTTP1Channel(http1: HTTP1Channel(responder: responder), policy: self)
+            GuardedHTTP1Channel(http1: HTTP1Channel(responder: responder), router: router, policy: self)
         }
     }
 

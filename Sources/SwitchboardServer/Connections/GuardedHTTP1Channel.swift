@@ -1,22 +1,31 @@
+import Hummingbird
 import HummingbirdCore
 import Locking
 import Logging
 import NIOCore
+import NIOHTTP1
+import NIOHTTPTypesHTTP1
 
 /// The server's connections: Hummingbird's HTTP/1 channel behind a connection cap, with a header and an idle
-/// timeout (``ConnectionTimeoutHandler``).
+/// timeout (``ConnectionTimeoutHandler``), and event streams served without a task
+/// (``EventStreamConnectionHandler``).
 ///
-/// A connection within the cap gets Hummingbird's pipeline with ``ConnectionTimeoutHandler`` before it (it sees
-/// the bytes) and ``RequestBoundaryHandler`` after the HTTP decoder (it sees the requests). One past the cap gets
+/// A connection within the cap gets Hummingbird's HTTP/1 pipeline with ``ConnectionTimeoutHandler`` before it (it
+/// sees the bytes), ``RequestBoundaryHandler`` after the HTTP decoder (it sees the requests) and
+/// ``EventStreamConnectionHandler`` last, which decides at the first request whether the connection goes on as
+/// Hummingbird's — its async wrapper made then — or serves an event stream itself. One past the cap gets
 /// ``OverCapacityHandler`` alone: a 503 without reading the request.
 struct GuardedHTTP1Channel: ServerChildChannel {
-    /// A connection: Hummingbird's HTTP parts when it is served, nothing when it is refused.
+    /// A connection: what serves it, decided at its first request — Hummingbird's HTTP channel, or `nil` when it
+    /// is refused or serves an event stream in its pipeline.
     struct Value: ServerChildChannelValue {
         let channel: any Channel
-        let http: HTTP1Channel.Value?
+        let http: EventLoopFuture<HTTP1Channel.Value?>
     }
 
     let http1: HTTP1Channel
+    /// Answers the event-stream requests that connections serve themselves.
+    let router: RouterResponder<ServerContext>
     let policy: ConnectionPolicy
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -25,27 +34,30 @@ struct GuardedHTTP1Channel: ServerChildChannel {
             policy.metrics.recordConnectionRefused()
             return channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandler(OverCapacityHandler(retryAfter: 1))
-                return Value(channel: channel, http: nil)
+                return Value(channel: channel, http: channel.eventLoop.makeSucceededFuture(nil))
             }
         }
         channel.closeFuture.whenComplete { [connections] _ in connections.release() }
-        do {
+        return channel.eventLoop.makeCompletedFuture {
             try channel.syncOptions?.setOption(ChannelOptions.recvAllocator, value: Self.reads)
-            // First, so it sees bytes before the HTTP decoder does.
-            try channel.pipeline.syncOperations.addHandler(ConnectionTimeoutHandler(
-                headerTimeout: policy.headerTimeout, idleTimeout: policy.idleTimeout, metrics: policy.metrics,
-                logger: logger))
-        } catch {
-            return channel.eventLoop.makeFailedFuture(error)
-        }
-        return http1.setup(channel: channel, logger: logger).flatMapThrowing { http in
-            // Between the HTTP decoder and Hummingbird's own connection handler, the last before the channel's
-            // async sequence.
             let operations = channel.pipeline.syncOperations
-            let timeouts = try operations.handler(type: ConnectionTimeoutHandler.self)
-            let state = try operations.handler(type: HTTPConnectionStateHandler.self)
-            try operations.addHandler(RequestBoundaryHandler(reportingTo: timeouts), position: .before(state))
-            return Value(channel: channel, http: http)
+            // First, so it sees bytes before the HTTP decoder does.
+            let timeouts = ConnectionTimeoutHandler(
+                headerTimeout: policy.headerTimeout, idleTimeout: policy.idleTimeout, metrics: policy.metrics,
+                logger: logger)
+            try operations.addHandler(timeouts)
+            // Hummingbird's HTTP/1 pipeline as `HTTP1Channel.setup` makes it with its default configuration,
+            // without the async wrapper, which ``EventStreamConnectionHandler`` makes when the connection needs it.
+            try operations.configureHTTPServerPipeline(
+                withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
+                withEncoderConfiguration: .init(), withDecoderLimitConfiguration: Self.decoderLimits)
+            try operations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+            try operations.addHandler(RequestBoundaryHandler(reportingTo: timeouts))
+            try operations.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
+            let decision = channel.eventLoop.makePromise(of: HTTP1Channel.Value?.self)
+            try operations.addHandler(EventStreamConnectionHandler(responder: router, decision: decision,
+                                                                   logger: logger))
+            return Value(channel: channel, http: decision.futureResult)
         }
     }
 
@@ -54,8 +66,19 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     /// default is 2 KB. A request head is a few hundred bytes; larger reads double the size, up to 64 KB.
     static let reads = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65536)
 
+    /// Hummingbird's decoder limits (`HTTP1Channel.Configuration.DecoderConfiguration`'s defaults).
+    static let decoderLimits: NIOHTTPDecoderLimitConfiguration = {
+        let defaults = HTTP1Channel.Configuration.DecoderConfiguration()
+        var limits = NIOHTTPDecoderLimitConfiguration()
+        limits.maxHeaderFieldSize = defaults.maxHeaderFieldSize
+        limits.maxHeaderListSize = defaults.maxHeaderListSize
+        limits.maxHeaderFieldCount = defaults.maxHeaderFieldCount
+        return limits
+    }()
+
     func handle(value: Value, logger: Logger) async {
-        guard let http = value.http else { return }
+        // The connection's task ends here when the connection serves an event stream (or is refused).
+        guard let http = try? await value.http.get() else { return }
         await http1.handle(value: http, logger: logger)
     }
 }

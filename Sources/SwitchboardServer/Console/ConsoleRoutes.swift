@@ -165,23 +165,15 @@ struct ConsoleRoutes {
     /// encodes each event once for every console; a console that reads so slowly that it falls more than
     /// ``ChangeFeed/consoleBacklog`` changes behind gets the refetch event instead of the changes it missed.
     @Sendable func events(_ request: Request, context: ServerContext) async throws -> Response {
-        let frames = feed.subscribe(detailed: true)
+        // The stream opens before the current status is read: the feed announces status events only while a
+        // console stream is open, so one that comes after this reading reaches the stream.
+        let stream = feed.stream(from: feed.cursor(), detailed: true)
+        var opening = ByteBuffer(string: ": switchboard console events\nretry: 1000\n\n")
+        opening.writeImmutableBuffer(Self.statusFrame(board: board, access: access))
         let headers: HTTPFields = [
             .contentType: "text/event-stream", .cacheControl: "no-store", OFREPRoutes.accelBuffering: "no",
         ]
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            // The stream opens before the current status is read: the feed announces status events only while a
-            // console stream is open, so one that comes after this reading reaches the stream.
-            let stream = frames.makeAsyncIterator()
-            var opening = ByteBuffer(string: ": switchboard console events\nretry: 1000\n\n")
-            opening.writeImmutableBuffer(Self.statusFrame(board: board, access: access))
-            try await writer.write(opening)
-            // The feed encodes each change and status once, for every console stream.
-            while let frame = await stream.next() {
-                try await writer.write(frame)
-            }
-            try await writer.finish(nil)
-        })
+        return .eventStream(headers: headers, opening: opening, stream: stream, context: context)
     }
 
     /// One server-sent event. Compact JSON has no line breaks, so the data is one line.

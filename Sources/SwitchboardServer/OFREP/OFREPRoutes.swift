@@ -147,21 +147,14 @@ struct OFREPRoutes {
     /// once.
     @Sendable func events(_ request: Request, context: ServerContext) async throws -> Response {
         let lastEventID = request.headers[Self.lastEventID].flatMap(UInt64.init)
-        let frames = feed.frames(from: feed.cursor(catchingUpFrom: lastEventID))
+        let stream = feed.stream(from: feed.cursor(catchingUpFrom: lastEventID))
         let headers: HTTPFields = [
             .contentType: "text/event-stream",
             .cacheControl: "no-cache",
             // Asks nginx-style proxies not to buffer: an event held back defeats the stream.
             Self.accelBuffering: "no",
         ]
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            try await writer.write(Self.streamOpening)
-            // The feed's frames are shared by every stream: each is written as it is, never copied.
-            for await frame in frames {
-                try await writer.write(frame)
-            }
-            try await writer.finish(nil)
-        })
+        return .eventStream(headers: headers, opening: Self.streamOpening, stream: stream, context: context)
     }
 
     /// The first bytes of every event stream: a comment, and the reconnection delay.

@@ -15,11 +15,11 @@ import Switchboard
 ///
 /// The feed keeps no queue per stream. It keeps the latest state — the OFREP frame of the last revision, the
 /// console's frames of its last ``consoleBacklog`` changes, the last status frame, a heartbeat count — and each
-/// stream keeps a ``Cursor`` of what it has taken. A stream waiting for news holds only a continuation, and only
-/// while it waits; a stream whose client reads slowly is held back by its own writes, and when it looks again it
-/// finds the latest state, never a backlog: an OFREP stream gets the last revision's frame once (its refetch is
-/// idempotent), a console stream the changes it missed, or a `{"revision": N, "refetch": true}` change when they
-/// are no longer kept.
+/// ``Stream`` keeps a ``Cursor`` of what it has taken. A stream waiting for news holds only a wake-up — a
+/// continuation, or a channel's call back to its event loop — and only while it waits; a stream whose client reads
+/// slowly is held back by its own writes, and when it looks again it finds the latest state, never a backlog: an
+/// OFREP stream gets the last revision's frame once (its refetch is idempotent), a console stream the changes it
+/// missed, or a `{"revision": N, "refetch": true}` change when they are no longer kept.
 final class ChangeFeed: Service, Sendable {
     /// Above this many changed keys, a console change event names none and its reader reads everything again.
     static let maxChangedKeys = 256
@@ -49,11 +49,11 @@ final class ChangeFeed: Service, Sendable {
 
     /// What the feed shares with its streams, under one lock.
     private struct State {
-        /// The continuations of OFREP streams waiting for news, by stream id.
-        var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
-        /// The continuations of detailed (console) streams waiting for news, by stream id: kept apart so that a
-        /// status event wakes them without looking at the OFREP streams.
-        var detailedWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        /// The wake-ups of OFREP streams waiting for news, by stream id.
+        var waiters: [UInt64: Wake] = [:]
+        /// The wake-ups of detailed (console) streams waiting for news, by stream id: kept apart so that a status
+        /// event wakes them without looking at the OFREP streams.
+        var detailedWaiters: [UInt64: Wake] = [:]
         /// How many streams are open.
         var streams = 0
         /// How many of the open streams are detailed (the console's).
@@ -114,7 +114,7 @@ final class ChangeFeed: Service, Sendable {
 
         /// Takes the waiters to wake: all of them, or only the detailed ones. The dictionaries keep their
         /// storage, so that thousands of streams waiting again do not grow them from empty at every change.
-        mutating func takeWaiters(detailedOnly: Bool) -> [CheckedContinuation<Void, Never>] {
+        mutating func takeWaiters(detailedOnly: Bool) -> [Wake] {
             var woken = Array(detailedWaiters.values)
             detailedWaiters.removeAll(keepingCapacity: true)
             if !detailedOnly {
@@ -124,8 +124,8 @@ final class ChangeFeed: Service, Sendable {
             return woken
         }
 
-        /// Takes the continuation of stream `id` if it is waiting.
-        mutating func takeWaiter(_ id: UInt64, detailed: Bool) -> CheckedContinuation<Void, Never>? {
+        /// Takes the wake-up of stream `id` if it is waiting.
+        mutating func takeWaiter(_ id: UInt64, detailed: Bool) -> Wake? {
             detailed ? detailedWaiters.removeValue(forKey: id) : waiters.removeValue(forKey: id)
         }
     }
@@ -157,8 +157,8 @@ final class ChangeFeed: Service, Sendable {
     /// How many event streams are open.
     var subscriberCount: Int { state.withLock { $0.streams } }
 
-    /// How many event streams are waiting in `next()` for news (for tests: a stream counted here has stored its
-    /// continuation, so news announced from now on must wake it).
+    /// How many event streams are waiting for news (for tests: a stream counted here has stored its wake-up, so
+    /// news announced from now on must wake it).
     var waitingCount: Int { state.withLock { $0.waiters.count + $0.detailedWaiters.count } }
 
     /// A stream's starting point: from now on, or — for a client that reconnects with a `Last-Event-ID` other than
@@ -171,11 +171,20 @@ final class ChangeFeed: Service, Sendable {
         }
     }
 
-    /// The frames of an event stream from `cursor` on; the sequence ends when the server shuts down. The stream
-    /// counts as open from the moment it is iterated until its iterator is released.
+    /// What a waiting stream is called with when news comes, once; it must not block (it runs where the news is
+    /// announced) and must not call back into the feed before returning.
+    typealias Wake = @Sendable () -> Void
+
+    /// Opens an event stream at `cursor`: it counts as open until it is released.
     ///
     /// - Parameter detailed: whether the stream gets the console's change and status events instead of OFREP's
     ///   refetch events.
+    func stream(from cursor: Cursor, detailed: Bool = false) -> Stream {
+        Stream(feed: self, cursor: cursor, detailed: detailed)
+    }
+
+    /// The frames of an event stream from `cursor` on, as an async sequence; it ends when the server shuts down.
+    /// The stream counts as open from the moment it is iterated until its iterator is released.
     func frames(from cursor: Cursor, detailed: Bool = false) -> Frames {
         Frames(feed: self, cursor: cursor, detailed: detailed)
     }
@@ -183,6 +192,87 @@ final class ChangeFeed: Service, Sendable {
     /// A stream of events from now on (``frames(from:detailed:)`` from the current ``cursor(catchingUpFrom:)``).
     func subscribe(detailed: Bool = false) -> Frames {
         frames(from: cursor(), detailed: detailed)
+    }
+
+    /// One event stream's place in the feed, counted open from its creation until it is released.
+    ///
+    /// Its owner — one task (``next()``), or one channel on its event loop (``take()`` and ``wait(_:)``) — is the
+    /// only caller, one call at a time; it is `Sendable` so that it can be handed from the task that opened it to
+    /// the channel that serves it.
+    final class Stream: @unchecked Sendable {
+        /// The feed the frames come from.
+        private let feed: ChangeFeed
+        /// Whether the stream is the console's (changes as rows, and status events) rather than OFREP's.
+        private let detailed: Bool
+        /// `nil` when the feed had finished before the stream opened.
+        private let id: UInt64?
+        /// What the stream has taken from the feed so far.
+        private var cursor: Cursor
+
+        fileprivate init(feed: ChangeFeed, cursor: Cursor, detailed: Bool) {
+            self.feed = feed
+            self.cursor = cursor
+            self.detailed = detailed
+            id = feed.open(detailed: detailed)
+        }
+
+        deinit {
+            if let id { feed.close(id, detailed: detailed) }
+        }
+
+        /// The frames past the stream's cursor, oldest first, and the cursor moved past them: empty when there is no
+        /// news, `nil` once the feed has finished (after the frames it had).
+        func take() -> [ByteBuffer]? {
+            guard id != nil else { return nil }
+            let (frames, finished) = feed.state.withLock { state in
+                (state.frames(after: &cursor, detailed: detailed), state.finished)
+            }
+            return frames.isEmpty && finished ? nil : frames
+        }
+
+        /// Stores `wake`, to be called once when news comes; `false`, storing nothing, when news came since the
+        /// last ``take()`` (take again) or the calling task is cancelled.
+        func wait(_ wake: @escaping Wake) -> Bool {
+            guard let id else { return false }
+            let waitingAt = cursor
+            return feed.state.withLock { state in
+                guard !state.hasNews(after: waitingAt, detailed: detailed) && !Task.isCancelled else { return false }
+                if detailed {
+                    state.detailedWaiters[id] = wake
+                } else {
+                    state.waiters[id] = wake
+                }
+                return true
+            }
+        }
+
+        /// Drops the stored wake-up without calling it, and returns it.
+        @discardableResult
+        func stopWaiting() -> Wake? {
+            guard let id else { return nil }
+            return feed.state.withLock { $0.takeWaiter(id, detailed: detailed) }
+        }
+
+        /// The next frames, waiting for some if there are none; `nil` once the feed has finished or the task is
+        /// cancelled.
+        ///
+        /// The frames are taken without suspending: a stream woken by news returns them at once. (Taking them
+        /// inside the continuation's body and resuming it straight away cost each delivery a second trip through
+        /// the executor, behind every other woken stream: at 10,000 streams it doubled the time a change took.)
+        func next() async -> [ByteBuffer]? {
+            while true {
+                guard let frames = take() else { return nil }
+                if !frames.isEmpty { return frames }
+                if Task.isCancelled { return nil }
+                await withTaskCancellationHandler {
+                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                        if !wait({ continuation.resume() }) { continuation.resume() }
+                    }
+                } onCancel: {
+                    stopWaiting()?()
+                }
+            }
+        }
     }
 
     /// An event stream's frames: an async sequence whose iterator is the stream's place in the feed.
@@ -199,39 +289,23 @@ final class ChangeFeed: Service, Sendable {
 
         /// Opens the stream: it counts as open until the iterator is released.
         func makeAsyncIterator() -> Iterator {
-            Iterator(feed: feed, cursor: cursor, detailed: detailed)
+            Iterator(stream: feed.stream(from: cursor, detailed: detailed))
         }
 
-        /// One stream's place in the feed: counted open from its creation until it is released.
+        /// One stream's frames one at a time: counted open from its creation until it is released.
         final class Iterator: AsyncIteratorProtocol {
-            /// The feed the frames come from.
-            private let feed: ChangeFeed
-            /// Whether the stream is the console's.
-            private let detailed: Bool
-            /// `nil` when the feed had finished before the stream opened.
-            private let id: UInt64?
-            /// What the stream has taken from the feed so far.
-            private var cursor: Cursor
+            private let stream: Stream
             /// Frames taken from the feed and not yet returned, oldest last.
             private var ready: [ByteBuffer] = []
 
-            fileprivate init(feed: ChangeFeed, cursor: Cursor, detailed: Bool) {
-                self.feed = feed
-                self.cursor = cursor
-                self.detailed = detailed
-                id = feed.open(detailed: detailed)
-            }
-
-            deinit {
-                if let id { feed.close(id, detailed: detailed) }
+            fileprivate init(stream: Stream) {
+                self.stream = stream
             }
 
             /// The next frame, once there is one; `nil` once the feed has finished.
             func next() async -> ByteBuffer? {
                 if ready.isEmpty {
-                    guard let id, let frames = await feed.frames(after: &cursor, stream: id, detailed: detailed) else {
-                        return nil
-                    }
+                    guard let frames = await stream.next() else { return nil }
                     ready = frames.reversed()
                 }
                 return ready.popLast()
@@ -260,44 +334,8 @@ final class ChangeFeed: Service, Sendable {
             metrics.recordEventStreams(state.streams)
             return state.takeWaiter(id, detailed: detailed)
         }
-        // None is left: `next()` holds the iterator while it waits. Were one ever left, its task must not hang.
-        waiter?.resume()
-    }
-
-    /// The frames past `cursor`, waiting for some if there are none; `nil` when the feed has finished (after the
-    /// frames it had) or the stream's task is cancelled.
-    ///
-    /// The frames are taken without suspending: a stream woken by news returns them at once. (Taking them inside
-    /// the continuation's body and resuming it straight away cost each delivery a second trip through the
-    /// executor, behind every other woken stream: at 10,000 streams it doubled the time a change took.)
-    private func frames(after cursor: inout Cursor, stream id: UInt64, detailed: Bool) async -> [ByteBuffer]? {
-        while true {
-            let (frames, finished) = state.withLock { state in
-                (state.frames(after: &cursor, detailed: detailed), state.finished)
-            }
-            if !frames.isEmpty { return frames }
-            if finished || Task.isCancelled { return nil }
-            let waitingAt = cursor
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let waiting = state.withLock { state in
-                        // News may have come since the frames were taken.
-                        guard !state.hasNews(after: waitingAt, detailed: detailed) && !Task.isCancelled else {
-                            return false
-                        }
-                        if detailed {
-                            state.detailedWaiters[id] = continuation
-                        } else {
-                            state.waiters[id] = continuation
-                        }
-                        return true
-                    }
-                    if !waiting { continuation.resume() }
-                }
-            } onCancel: {
-                state.withLock { $0.takeWaiter(id, detailed: detailed) }?.resume()
-            }
-        }
+        // None is left: the stream's owner holds it while it waits. Were one ever left, its task must not hang.
+        waiter?()
     }
 
     /// Sends heartbeats until graceful shutdown, then ends every stream so that open event-stream responses
@@ -363,7 +401,7 @@ final class ChangeFeed: Service, Sendable {
             return state.takeWaiters(detailedOnly: detailedOnly)
         }
         // Resume outside the lock: a resumed stream takes it to read its frames.
-        for waiter in woken { waiter.resume() }
+        for wake in woken { wake() }
     }
 
     /// Ends every stream once it has sent what it has not yet, and refuses new ones.
