@@ -55,8 +55,13 @@ struct GuardedHTTP1Channel: ServerChildChannel {
             try operations.addHandler(RequestBoundaryHandler(reportingTo: timeouts))
             try operations.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
             let decision = channel.eventLoop.makePromise(of: HTTP1Channel.Value?.self)
-            try operations.addHandler(EventStreamConnectionHandler(responder: router, decision: decision,
-                                                                   logger: logger))
+            do {
+                try operations.addHandler(EventStreamConnectionHandler(responder: router, decision: decision,
+                                                                       logger: logger))
+            } catch {
+                decision.succeed(nil)  // a promise is never dropped unanswered
+                throw error
+            }
             return Value(channel: channel, http: decision.futureResult)
         }
     }
