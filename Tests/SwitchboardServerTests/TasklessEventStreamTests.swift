@@ -86,6 +86,17 @@ import Testing
         }
     }
 
+    @Test func aClientThatClosesItsSideAfterAskingStillGetsARefusal() async throws {
+        try await LiveServer.with(project, configure: { $0.readToken = AccessToken("read-secret") }) { live in
+            let connection = try RawConnection(port: live.port)
+            connection.send(RawConnection.eventStreamRequest)
+            connection.closeWrite()
+            let text = try await connection.waitUntilClosed()
+            #expect(text.hasPrefix("HTTP/1.1 401 Unauthorized\r\n"))
+            try await waitUntil("no stream left") { live.server.feed.subscriberCount == 0 }
+        }
+    }
+
     @Test func aConsoleStreamCarriesTheConsoleHeadersAndTheStatusFirst() async throws {
         try await LiveServer.with(project, configure: { _ in }) { live in
             let console = try RawConnection(port: live.port)

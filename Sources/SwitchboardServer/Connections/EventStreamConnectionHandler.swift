@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 
 /// Serves an event stream on a connection that opens with one, in the channel's pipeline: no task per stream.
@@ -50,6 +51,8 @@ final class EventStreamConnectionHandler: ChannelInboundHandler, RemovableChanne
     private var state = State.waiting
     /// Whether ``decision`` is complete.
     private var decided = false
+    /// Whether the client closed its side while the router was deciding: it still gets a refusal, not a stream.
+    private var inputClosed = false
     private var context: ChannelHandlerContext?
 
     init(responder: RouterResponder<ServerContext>, decision: EventLoopPromise<HTTP1Channel.Value?>,
@@ -67,13 +70,19 @@ final class EventStreamConnectionHandler: ChannelInboundHandler, RemovableChanne
     /// or when the handler leaves a connection it passed on.
     func handlerRemoved(context: ChannelHandlerContext) {
         decide(nil)
-        if case .streaming(let stream, _) = state { stream.stopWaiting() }
-        state = .done
+        end()
         self.context = nil
     }
 
+    /// The connection is over for this handler: a stream stops waiting and leaves the feed.
+    private func end() {
+        if case .streaming(let stream, _) = state { stream.stopWaiting() }
+        state = .done
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        // After the stream's head, the rest of its request (and anything more) is read and dropped.
+        // After the stream's head, the rest of its request (and anything more) is read and dropped: a body or
+        // pipelined requests cost reading, never memory, and a stalled one meets the idle timeout.
         guard case .waiting = state, case .head(let head) = unwrapInboundIn(data) else { return }
         guard head.method == .get, let path = head.path, Self.paths.contains(String(Self.pathOnly(path))) else {
             passOn(data, context: context)
@@ -86,17 +95,23 @@ final class EventStreamConnectionHandler: ChannelInboundHandler, RemovableChanne
 
     /// The client closed its side. The server allows half-closed connections, so the channel stays open, but a
     /// connection here has nothing more to hear from it: one that sent no request, or a stream's reader gone
-    /// away — without this, noticed only when a heartbeat fails to write.
+    /// away — without this, noticed only when a heartbeat fails to write. One that sent its request and closed
+    /// its side still gets the router's answer if it is not a stream.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case .inputClosed? = event as? ChannelEvent {
-            context.close(promise: nil)
+        guard case .inputClosed? = event as? ChannelEvent else {
+            context.fireUserInboundEventTriggered(event)
             return
         }
-        context.fireUserInboundEventTriggered(event)
+        if case .routing = state {
+            inputClosed = true
+        } else {
+            end()
+            context.close(promise: nil)
+        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if case .waiting = state {
+        if case .waiting = state, error is HTTPParserError {
             // Before the first request was whole (a malformed head), as Hummingbird answers it: 400, and the
             // connection closed.
             state = .done
@@ -109,7 +124,7 @@ final class EventStreamConnectionHandler: ChannelInboundHandler, RemovableChanne
             return
         }
         // A reset, or a malformed byte after the stream's request: the connection is over.
-        state = .done
+        end()
         decide(nil)
         context.close(promise: nil)
     }
@@ -145,6 +160,9 @@ final class EventStreamConnectionHandler: ChannelInboundHandler, RemovableChanne
         let handler = NIOLoopBound(self, eventLoop: channel.eventLoop)
         // As Hummingbird dates every response it writes.
         let date = Self.httpDate()
+        // As Hummingbird's requests log.
+        var logger = logger
+        logger[metadataKey: "hb.request.id"] = .stringConvertible(RequestID())
         Task { [responder, logger] in
             let handoff = EventStreamHandoff()
             var context = ServerContext(source: ApplicationRequestContextSource(channel: channel, logger: logger))
@@ -158,7 +176,9 @@ final class EventStreamConnectionHandler: ChannelInboundHandler, RemovableChanne
                 response = Response(status: .internalServerError)
             }
             response.headers[.date] = date
-            if let taken = handoff.takeStream() {
+            // A request span (with tracing on) ends here, when the route has answered, where a stream written by
+            // a connection's task ends it when the stream ends.
+            if let taken = handoff.takeStream(), response.status == .ok {
                 response.headers[.contentLength] = nil
                 let head = response.head
                 handler.eventLoop.execute { handler.value.startStreaming(head: head, taken) }
@@ -189,6 +209,12 @@ final class EventStreamConnectionHandler: ChannelInboundHandler, RemovableChanne
     /// Writes the head and the opening, then the stream's frames.
     private func startStreaming(head: HTTPResponse, _ taken: EventStreamHandoff.Taken) {
         guard let context, context.channel.isActive, case .routing = state else { return }
+        guard !inputClosed else {
+            // Its reader left while the router decided.
+            state = .done
+            context.close(promise: nil)
+            return
+        }
         state = .streaming(taken.stream, writing: true)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.body(taken.opening))).assumeIsolated().whenComplete { result in
@@ -200,7 +226,7 @@ final class EventStreamConnectionHandler: ChannelInboundHandler, RemovableChanne
     private func written(_ result: Result<Void, any Error>) {
         guard case .streaming(let stream, _) = state, let context else { return }
         guard case .success = result else {
-            state = .done
+            end()
             context.close(promise: nil)
             return
         }
@@ -212,7 +238,7 @@ final class EventStreamConnectionHandler: ChannelInboundHandler, RemovableChanne
     private func pump(_ stream: ChangeFeed.Stream, context: ChannelHandlerContext) {
         while true {
             guard let frames = stream.take() else {
-                state = .done
+                end()
                 context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
                     context.close(promise: nil)
                 }

@@ -17,7 +17,7 @@ import NIOHTTPTypesHTTP1
 /// ``OverCapacityHandler`` alone: a 503 without reading the request.
 struct GuardedHTTP1Channel: ServerChildChannel {
     /// A connection: what serves it, decided at its first request — Hummingbird's HTTP channel, or `nil` when it
-    /// is refused or serves an event stream in its pipeline.
+    /// is refused, serves an event stream in its pipeline, or ends before a request could be read.
     struct Value: ServerChildChannelValue {
         let channel: any Channel
         let http: EventLoopFuture<HTTP1Channel.Value?>
@@ -46,14 +46,18 @@ struct GuardedHTTP1Channel: ServerChildChannel {
                 headerTimeout: policy.headerTimeout, idleTimeout: policy.idleTimeout, metrics: policy.metrics,
                 logger: logger)
             try operations.addHandler(timeouts)
-            // Hummingbird's HTTP/1 pipeline as `HTTP1Channel.setup` makes it with its default configuration,
+            // Hummingbird's HTTP/1 pipeline as `HTTP1Channel.setup` makes it from the channel's configuration,
             // without the async wrapper, which ``EventStreamConnectionHandler`` makes when the connection needs it.
+            let configuration = http1.configuration
             try operations.configureHTTPServerPipeline(
                 withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
-                withEncoderConfiguration: .init(), withDecoderLimitConfiguration: Self.decoderLimits)
+                withEncoderConfiguration: .init(),
+                withDecoderLimitConfiguration: Self.decoderLimits(configuration.httpDecoder))
             try operations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
+            try operations.addHandlers(configuration.additionalChannelHandlers())
             try operations.addHandler(RequestBoundaryHandler(reportingTo: timeouts))
-            try operations.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
+            try operations.addHandler(HTTPConnectionStateHandler(
+                idleTimeout: configuration.idleTimeout.map { Duration($0) }, logger: logger))
             let decision = channel.eventLoop.makePromise(of: HTTP1Channel.Value?.self)
             do {
                 try operations.addHandler(EventStreamConnectionHandler(responder: router, decision: decision,
@@ -71,19 +75,26 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     /// default is 2 KB. A request head is a few hundred bytes; larger reads double the size, up to 64 KB.
     static let reads = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65536)
 
-    /// Hummingbird's decoder limits (`HTTP1Channel.Configuration.DecoderConfiguration`'s defaults).
-    static let decoderLimits: NIOHTTPDecoderLimitConfiguration = {
-        let defaults = HTTP1Channel.Configuration.DecoderConfiguration()
+    /// NIO's decoder limits from Hummingbird's decoder configuration.
+    static func decoderLimits(
+        _ configuration: HTTP1Channel.Configuration.DecoderConfiguration
+    ) -> NIOHTTPDecoderLimitConfiguration {
         var limits = NIOHTTPDecoderLimitConfiguration()
-        limits.maxHeaderFieldSize = defaults.maxHeaderFieldSize
-        limits.maxHeaderListSize = defaults.maxHeaderListSize
-        limits.maxHeaderFieldCount = defaults.maxHeaderFieldCount
+        limits.maxHeaderFieldSize = configuration.maxHeaderFieldSize
+        limits.maxHeaderListSize = configuration.maxHeaderListSize
+        limits.maxHeaderFieldCount = configuration.maxHeaderFieldCount
         return limits
-    }()
+    }
 
     func handle(value: Value, logger: Logger) async {
-        // The connection's task ends here when the connection serves an event stream (or is refused).
-        guard let http = try? await value.http.get() else { return }
+        // The connection's task ends here when the connection serves an event stream (or is refused). Cancelled
+        // before the first request, it closes the connection, as Hummingbird's own handling does.
+        let http = await withTaskCancellationHandler {
+            try? await value.http.get()
+        } onCancel: {
+            value.channel.close(promise: nil)
+        }
+        guard let http else { return }
         await http1.handle(value: http, logger: logger)
     }
 }
