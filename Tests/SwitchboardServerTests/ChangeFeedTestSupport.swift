@@ -58,3 +58,51 @@ func consoleData(of frame: ByteBuffer?) throws -> [String: Value] {
           let line = text.split(separator: "\n").first(where: { $0.hasPrefix("data: ") }) else { return [:] }
     return try Value(json: String(line.dropFirst("data: ".count))).objectValue ?? [:]
 }
+
+extension ChangeFeed {
+    /// The frames of an event stream from `cursor` on, one by one (the routes take ``ChangeFeed/Stream``'s
+    /// batches); the stream opens when the sequence is iterated.
+    func frames(from cursor: Cursor, detailed: Bool = false) -> Frames {
+        Frames(feed: self, cursor: cursor, detailed: detailed)
+    }
+
+    /// A stream of events from now on.
+    func subscribe(detailed: Bool = false) -> Frames {
+        frames(from: cursor(), detailed: detailed)
+    }
+
+    /// An event stream's frames: an async sequence whose iterator is the stream's place in the feed.
+    struct Frames: AsyncSequence, Sendable {
+        /// A frame: one or more whole server-sent events or comment lines, encoded once and shared by streams.
+        typealias Element = ByteBuffer
+
+        let feed: ChangeFeed
+        let cursor: Cursor
+        let detailed: Bool
+
+        /// Opens the stream: it counts as open until the iterator is released.
+        func makeAsyncIterator() -> Iterator {
+            Iterator(stream: feed.stream(from: cursor, detailed: detailed))
+        }
+
+        /// One stream's frames one at a time: counted open from its creation until it is released.
+        final class Iterator: AsyncIteratorProtocol {
+            private let stream: ChangeFeed.Stream
+            /// Frames taken from the feed and not yet returned, oldest last.
+            private var ready: [ByteBuffer] = []
+
+            init(stream: ChangeFeed.Stream) {
+                self.stream = stream
+            }
+
+            /// The next frame, once there is one; `nil` once the feed has finished.
+            func next() async -> ByteBuffer? {
+                if ready.isEmpty {
+                    guard let frames = await stream.next() else { return nil }
+                    ready = frames.reversed()
+                }
+                return ready.popLast()
+            }
+        }
+    }
+}

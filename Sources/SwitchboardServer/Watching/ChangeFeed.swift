@@ -183,17 +183,6 @@ final class ChangeFeed: Service, Sendable {
         Stream(feed: self, cursor: cursor, detailed: detailed)
     }
 
-    /// The frames of an event stream from `cursor` on, as an async sequence; it ends when the server shuts down.
-    /// The stream counts as open from the moment it is iterated until its iterator is released.
-    func frames(from cursor: Cursor, detailed: Bool = false) -> Frames {
-        Frames(feed: self, cursor: cursor, detailed: detailed)
-    }
-
-    /// A stream of events from now on (``frames(from:detailed:)`` from the current ``cursor(catchingUpFrom:)``).
-    func subscribe(detailed: Bool = false) -> Frames {
-        frames(from: cursor(), detailed: detailed)
-    }
-
     /// One event stream's place in the feed, counted open from its creation until it is released.
     ///
     /// Its owner — one task (``next()``), or one channel on its event loop (``take()`` and ``wait(_:)``) — is the
@@ -271,44 +260,6 @@ final class ChangeFeed: Service, Sendable {
                 } onCancel: {
                     stopWaiting()?()
                 }
-            }
-        }
-    }
-
-    /// An event stream's frames: an async sequence whose iterator is the stream's place in the feed.
-    struct Frames: AsyncSequence, Sendable {
-        /// A frame: one or more whole server-sent events or comment lines, encoded once and shared by streams.
-        typealias Element = ByteBuffer
-
-        /// The feed the frames come from.
-        let feed: ChangeFeed
-        /// Where the stream starts.
-        let cursor: Cursor
-        /// Whether the stream is the console's (changes as rows, and status events) rather than OFREP's.
-        let detailed: Bool
-
-        /// Opens the stream: it counts as open until the iterator is released.
-        func makeAsyncIterator() -> Iterator {
-            Iterator(stream: feed.stream(from: cursor, detailed: detailed))
-        }
-
-        /// One stream's frames one at a time: counted open from its creation until it is released.
-        final class Iterator: AsyncIteratorProtocol {
-            private let stream: Stream
-            /// Frames taken from the feed and not yet returned, oldest last.
-            private var ready: [ByteBuffer] = []
-
-            fileprivate init(stream: Stream) {
-                self.stream = stream
-            }
-
-            /// The next frame, once there is one; `nil` once the feed has finished.
-            func next() async -> ByteBuffer? {
-                if ready.isEmpty {
-                    guard let frames = await stream.next() else { return nil }
-                    ready = frames.reversed()
-                }
-                return ready.popLast()
             }
         }
     }
