@@ -118,9 +118,7 @@ final class EventStreamConnectionHandler: ChannelInboundHandler, RemovableChanne
             decide(nil)
             let head = HTTPResponse(status: .badRequest, headerFields: [.connection: "close", .contentLength: "0"])
             context.write(wrapOutboundOut(.head(head)), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
-                context.close(promise: nil)
-            }
+            finishResponse(context: context)
             return
         }
         // A reset, or a malformed byte after the stream's request: the connection is over.
@@ -201,6 +199,11 @@ final class EventStreamConnectionHandler: ChannelInboundHandler, RemovableChanne
         guard let context, context.channel.isActive else { return }
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         if body.readableBytes > 0 { context.write(wrapOutboundOut(.body(body)), promise: nil) }
+        finishResponse(context: context)
+    }
+
+    /// Ends the response and, once that is written, closes the connection.
+    private func finishResponse(context: ChannelHandlerContext) {
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
             context.close(promise: nil)
         }
@@ -239,9 +242,7 @@ final class EventStreamConnectionHandler: ChannelInboundHandler, RemovableChanne
         while true {
             guard let frames = stream.take() else {
                 end()
-                context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
-                    context.close(promise: nil)
-                }
+                finishResponse(context: context)
                 return
             }
             if let last = frames.last {
@@ -271,8 +272,8 @@ final class EventStreamConnectionHandler: ChannelInboundHandler, RemovableChanne
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) "
+            + "\(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
 
     /// The path of a request target, without its query.
