@@ -60,4 +60,22 @@ struct EnvironmentVariableCheckTests {
         let report = DefinitionLoader.load(sources: [("a.yaml", Array(Self.definition(key).utf8))])
         #expect(report.errors.isEmpty)
     }
+
+    // The loader finds the reserved keys while it reads each file, and checks them in order once the files are
+    // joined: a key dropped before one (here a duplicate) must not hide it, in its own file or a later one.
+    @Test func everyReservedKeyIsFoundPastKeysDroppedBeforeIt() {
+        let report = DefinitionLoader.load(sources: [
+            ("a.yaml", Array("flags:\n  shared: { type: bool, default: false }\n  admin_token: { type: bool, default: false }\n".utf8)),
+            ("b.yaml", Array("flags:\n  shared: { type: bool, default: true }\n  env: { type: bool, default: false }\n  kept: { type: bool, default: false }\n".utf8)),
+        ])
+        #expect(report.errors.map(\.description) == [
+            "a.yaml:3:3: error: admin_token maps to SWITCHBOARD_ADMIN_TOKEN, one of Switchboard's own variables\n"
+                + "  hint: rename the key, or give its file a namespace",
+            "b.yaml:2:3: error: shared is already defined at a.yaml:2:3\n"
+                + "  hint: a key is defined once across all files; rename or remove one of them",
+            "b.yaml:3:3: error: env maps to SWITCHBOARD_ENV, one of Switchboard's own variables\n"
+                + "  hint: rename the key, or give its file a namespace",
+        ])
+        #expect(report.registry.keys == ["shared", "kept"])
+    }
 }

@@ -77,10 +77,11 @@ public enum DefinitionLoader {
         var unreadable: [Diagnostic] = []
         var files: [(path: String, result: FileResult)] = []
         files.reserveCapacity(paths.count)
-        for (path, result) in zip(paths, results) {
+        // Consumed, here and below, so that each file's result has one owner and the join can move its definitions.
+        for (path, result) in zip(paths, consume results) {
             if let result { files.append((path, result)) } else { unreadable.append(.error(at: nil, "cannot read \(path)")) }
         }
-        var report = join(files, now: now)
+        var report = join(consume files, now: now)
         report.diagnostics = Diagnostic.sorted(unreadable + report.diagnostics)
         return report
     }
@@ -92,23 +93,67 @@ public enum DefinitionLoader {
         let results = eachFile(sources.count, workers: workers) { index in
             parse(sources[index].bytes, path: sources[index].path, today: today)
         }
-        return join(Array(zip(sources.lazy.map(\.path), results)), now: now)
+        return join(Array(zip(sources.lazy.map(\.path), consume results)), now: now)
     }
 
     /// What one file gave, before the files are joined.
-    enum FileResult {
-        case flagd(definitions: [Definition], diagnostics: [Diagnostic])
-        case yaml(DefinitionParser)
+    struct FileResult {
+        enum Source {
+            case flagd(definitions: [Definition], diagnostics: [Diagnostic])
+            case yaml(DefinitionParser)
+        }
+
+        var source: Source
+        /// Whether a key of the file is not simple (see ``EnvironmentName/isSimple(_:)``): only then can two keys
+        /// share an environment variable.
+        var hasComplexKeys = false
+        /// The positions, among the file's definitions, of the keys that map to one of Switchboard's own variables.
+        var reservedKeys: [Int] = []
+
+        /// Reads what the join checks of each key here, on the thread that read the file: the join runs alone.
+        init(_ source: Source) {
+            self.source = source
+            let definitions = switch source {
+            case .flagd(let definitions, _): definitions
+            case .yaml(let parser): parser.definitions
+            }
+            for index in definitions.indices {
+                let key = definitions[index].key
+                if !hasComplexKeys && !EnvironmentName.isSimple(key) { hasComplexKeys = true }
+                if KeySyntax.reservedVariable(forKey: key) != nil { reservedKeys.append(index) }
+            }
+        }
+
+        /// How many definitions the file gave.
+        var definitionCount: Int {
+            switch source {
+            case .flagd(let definitions, _): definitions.count
+            case .yaml(let parser): parser.definitions.count
+            }
+        }
+
+        /// The file's definitions, leaving none here (see ``DefinitionParser/takeDefinitions()``).
+        mutating func takeDefinitions() -> [Definition] {
+            switch source {
+            case .flagd(let definitions, let diagnostics):
+                source = .flagd(definitions: [], diagnostics: diagnostics)
+                return definitions
+            case .yaml(var parser):
+                source = .flagd(definitions: [], diagnostics: [])
+                return parser.takeDefinitions()
+            }
+        }
     }
 
     /// Reads one file on its own: nothing in it depends on another file until they are joined.
     static func parse(_ bytes: [UInt8], path: String, today: Day) -> FileResult {
         if FlagdFiles.isFlagdFile(path) {
             let (flagSet, flagdDiagnostics) = FlagdFlagSet.parse(bytes, file: path)
-            return .flagd(definitions: FlagdFiles.definitions(of: flagSet, file: path),
-                          diagnostics: FlagdFiles.tolerated(flagdDiagnostics, loaded: !flagSet.flags.isEmpty))
+            return FileResult(.flagd(
+                definitions: FlagdFiles.definitions(of: flagSet, file: path),
+                diagnostics: FlagdFiles.tolerated(flagdDiagnostics, loaded: !flagSet.flags.isEmpty)))
         }
-        return .yaml(DefinitionPipeline.parse(bytes, file: path, today: today))
+        return FileResult(.yaml(DefinitionPipeline.parse(bytes, file: path, today: today)))
     }
 
     /// `body` for each index below `count`, on up to `workers` threads taking the next index as they finish one,
@@ -139,34 +184,49 @@ public enum DefinitionLoader {
 
     /// Builds one registry from every file's result, in the order given: the same registry and diagnostics
     /// however many threads read the files.
-    static func join(_ files: [(path: String, result: FileResult)], now: Double?) -> LoadReport {
-        var definitions: [Definition] = []
+    static func join(_ files: consuming [(path: String, result: FileResult)], now: Double?) -> LoadReport {
+        var files = files
         var diagnostics: [Diagnostic] = []
         var segments: [String: (conditions: Node, location: SourceLocation)] = [:]
-        for file in files {
-            let parser: DefinitionParser
-            switch file.result {
-            case .flagd(let flagdDefinitions, let flagdDiagnostics):
-                definitions.append(contentsOf: flagdDefinitions)
+        var total = 0
+        var hasComplexKeys = false
+        var reservedKeys: [Int] = []
+        for index in files.indices {
+            reservedKeys += files[index].result.reservedKeys.lazy.map { total + $0 }
+            total += files[index].result.definitionCount
+            hasComplexKeys = hasComplexKeys || files[index].result.hasComplexKeys
+            switch files[index].result.source {
+            case .flagd(_, let flagdDiagnostics):
                 diagnostics.append(contentsOf: flagdDiagnostics)
-                continue
-            case .yaml(let parsed):
-                parser = parsed
-            }
-            // The first file's definitions are taken whole, not copied one by one.
-            if definitions.isEmpty { definitions = parser.definitions } else { definitions += parser.definitions }
-            diagnostics.append(contentsOf: parser.diagnostics)
-            for segment in parser.segments {
-                if let first = segments[segment.name] {
-                    diagnostics.append(.error(at: segment.location,
-                                              "segment \(segment.name) is already defined at \(first.location)",
-                                              hint: "segments are shared by every file; give this one another name"))
-                } else {
-                    segments[segment.name] = (segment.conditions, segment.location)
+            case .yaml(let parser):
+                diagnostics.append(contentsOf: parser.diagnostics)
+                for segment in parser.segments {
+                    if let first = segments[segment.name] {
+                        diagnostics.append(.error(
+                            at: segment.location, "segment \(segment.name) is already defined at \(first.location)",
+                            hint: "segments are shared by every file; give this one another name"))
+                    } else {
+                        segments[segment.name] = (segment.conditions, segment.location)
+                    }
                 }
             }
         }
-        var (unique, conflicts, positions) = checkAcrossFiles(definitions)
+        // The files' definitions are moved into one array, last first: copying 10,000 of them (a reference count
+        // touched per field, each in memory another thread wrote) was most of the join's time.
+        let definitions = [Definition](unsafeUninitializedCapacity: total) { buffer, initialized in
+            var end = total
+            for index in files.indices.reversed() {
+                var taken = files[index].result.takeDefinitions()
+                while let definition = taken.popLast() {
+                    end -= 1
+                    (buffer.baseAddress! + end).initialize(to: definition)
+                }
+            }
+            precondition(end == 0, "a file's definitions changed while they were joined")
+            initialized = total
+        }
+        var (unique, conflicts, positions) = checkAcrossFiles(
+            consume definitions, checksVariables: hasComplexKeys, reservedKeys: reservedKeys)
         diagnostics.append(contentsOf: conflicts)
         let count = unique.count
         diagnostics.append(contentsOf: compileTargeting(&unique, segments: segments))
@@ -180,22 +240,29 @@ public enum DefinitionLoader {
     /// Finds keys defined twice, environment variable names shared by two keys or taken by Switchboard itself, and
     /// `renamed_from` entries that name a live key; keeps the first of each. Also gives the position of each key
     /// among the definitions kept, when none was dropped.
-    static func checkAcrossFiles(_ definitions: [Definition])
+    ///
+    /// - Parameters:
+    ///   - checksVariables: whether any key is not simple (see ``EnvironmentName/isSimple(_:)``): distinct keys
+    ///     can only share a variable then, so without one the variables need no checking.
+    ///   - reservedKeys: the positions, in order, of the keys that map to one of Switchboard's own variables.
+    static func checkAcrossFiles(_ definitions: [Definition], checksVariables: Bool, reservedKeys: [Int])
         -> (definitions: [Definition], diagnostics: [Diagnostic], positions: [String: Int]?)
     {
         var diagnostics: [Diagnostic] = []
         var seen: [String: Int] = [:]
         var variables: [EnvironmentName: Int] = [:]
         seen.reserveCapacity(definitions.count)
-        // Distinct keys can only share a variable when one of them is not "simple" (see `EnvironmentName`); with
-        // none of those, the variables need no checking.
-        let checksVariables = definitions.indices.contains { !EnvironmentName.isSimple(definitions[$0].key) }
         if checksVariables { variables.reserveCapacity(definitions.count) }
         var dropped: [Int] = []
+        var nextReserved = 0
         // By index, reading fields in place: iterating the definitions would copy each one.
         for index in definitions.indices {
             let key = definitions[index].key
-            if let first = seen[key] {
+            let isReserved = nextReserved < reservedKeys.count && reservedKeys[nextReserved] == index
+            if isReserved { nextReserved += 1 }
+            // One lookup for the usual key, new and kept; the rare one found or dropped is put back as it was.
+            if let first = seen.updateValue(index, forKey: key) {
+                seen[key] = first
                 let definition = definitions[index]
                 diagnostics.append(.error(
                     at: definition.location, "\(definition.key) is already defined at \(definitions[first].location)",
@@ -203,7 +270,7 @@ public enum DefinitionLoader {
                 dropped.append(index)
                 continue
             }
-            if let variable = KeySyntax.reservedVariable(forKey: key) {
+            if isReserved, let variable = KeySyntax.reservedVariable(forKey: key) {
                 let definition = definitions[index]
                 if definition.targeting?.isFlagd == true {
                     // flagd files keep their keys as written: the flag loads, but no variable overrides it.
@@ -214,12 +281,14 @@ public enum DefinitionLoader {
                     diagnostics.append(.error(
                         at: definition.location, "\(key) maps to \(variable), one of Switchboard's own variables",
                         hint: "rename the key, or give its file a namespace"))
+                    seen[key] = nil
                     dropped.append(index)
                     continue
                 }
             }
+            guard checksVariables else { continue }
             let name = EnvironmentName(key)
-            if checksVariables, let otherIndex = variables[name] {
+            if let otherIndex = variables[name] {
                 let definition = definitions[index]
                 let other = definitions[otherIndex]
                 let variable = KeySyntax.environmentVariable(for: definition.key)
@@ -234,12 +303,12 @@ public enum DefinitionLoader {
                         at: definition.location,
                         "\(definition.key) and \(other.key) (\(other.location)) map to the same environment variable \(variable)",
                         hint: "rename one: '-' and '_' are the same in a variable name"))
+                    seen[key] = nil
                     dropped.append(index)
                     continue
                 }
             }
-            seen[key] = index
-            if checksVariables { variables[name] = index }
+            variables[name] = index
         }
         // Copy the definitions only when some are dropped; usually every one is kept.
         var unique = definitions

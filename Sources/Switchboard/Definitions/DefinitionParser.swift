@@ -21,6 +21,13 @@ struct DefinitionParser {
         self.today = today
     }
 
+    /// The definitions read, leaving none here: the caller gets the only reference to the array, so it can move
+    /// them out rather than copy each one.
+    mutating func takeDefinitions() -> [Definition] {
+        defer { definitions = [] }
+        return definitions
+    }
+
     /// The errors reported through ``error(_:_:hint:)`` so far, to tell whether a definition had any.
     private var errorCount = 0
 
@@ -116,6 +123,8 @@ struct DefinitionParser {
                     error(pair.value, "`\(name)` must be a mapping from keys to definitions, found \(pair.value.kindDescription)")
                     continue
                 }
+                // Room for them all at once: growing an array of definitions moves each one again.
+                definitions.reserveCapacity(definitions.count + entries.count)
                 for entry in entries { parseDefinition(entry, kind: kind, namespace: namespace) }
             default:
                 unknownField(pair.key, name, known: Self.topLevelFields, where: "at the top level")
