@@ -68,32 +68,28 @@ public enum DefinitionLoader {
     /// How many files are read and parsed at once: one per core.
     static var defaultWorkers: Int { ProcessInfo.processInfo.activeProcessorCount }
 
-    /// Reads and parses the files at `paths` on up to `workers` threads, then joins them in path order.
+    /// Reads and parses the files at `paths` on up to `workers` threads, joining them in path order as they come.
     static func load(paths: [String], today: Day, now: Double?, workers: Int) -> LoadReport {
-        let results = eachFile(paths.count, workers: workers) { index -> FileResult? in
-            guard let data = FileManager.default.contents(atPath: paths[index]) else { return nil }
-            return parse([UInt8](data), path: paths[index], today: today)
+        let joiner = FileJoiner()
+        eachFile(paths.count, workers: workers) { index in
+            let result = FileManager.default.contents(atPath: paths[index]).map {
+                parse([UInt8]($0), path: paths[index], today: today)
+            }
+            joiner.deliver(index, path: paths[index], result)
         }
-        var unreadable: [Diagnostic] = []
-        var files: [(path: String, result: FileResult)] = []
-        files.reserveCapacity(paths.count)
-        // Consumed, here and below, so that each file's result has one owner and the join can move its definitions.
-        for (path, result) in zip(paths, consume results) {
-            if let result { files.append((path, result)) } else { unreadable.append(.error(at: nil, "cannot read \(path)")) }
-        }
-        var report = join(consume files, now: now)
-        report.diagnostics = Diagnostic.sorted(unreadable + report.diagnostics)
-        return report
+        return joiner.finish(count: paths.count, now: now)
     }
 
-    /// Parses sources on up to `workers` threads, then joins them in the order given.
+    /// Parses sources on up to `workers` threads, joining them in the order given as they come.
     static func load(
         sources: [(path: String, bytes: [UInt8])], today: Day, now: Double?, workers: Int
     ) -> LoadReport {
-        let results = eachFile(sources.count, workers: workers) { index in
-            parse(sources[index].bytes, path: sources[index].path, today: today)
+        let joiner = FileJoiner()
+        eachFile(sources.count, workers: workers) { index in
+            joiner.deliver(index, path: sources[index].path,
+                           parse(sources[index].bytes, path: sources[index].path, today: today))
         }
-        return join(Array(zip(sources.lazy.map(\.path), consume results)), now: now)
+        return joiner.finish(count: sources.count, now: now)
     }
 
     /// What one file gave, before the files are joined.
@@ -157,12 +153,10 @@ public enum DefinitionLoader {
     }
 
     /// `body` for each index below `count`, on up to `workers` threads taking the next index as they finish one,
-    /// so that a large file does not hold back the small ones behind it; the results in index order.
-    static func eachFile<Result>(_ count: Int, workers: Int, _ body: @Sendable (Int) -> Result) -> [Result] {
+    /// so that a large file does not hold back the small ones behind it.
+    static func eachFile(_ count: Int, workers: Int, _ body: @Sendable (Int) -> Void) {
         let workers = min(workers, count)
-        guard workers > 1 else { return (0..<count).map(body) }
-        // One object per result, so that no two threads write to the same storage.
-        let slots = (0..<count).map { _ in Slot<Result>() }
+        guard workers > 1 else { return (0..<count).forEach(body) }
         let next = Locked(0)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             while true {
@@ -171,169 +165,9 @@ public enum DefinitionLoader {
                     return next
                 }
                 guard index < count else { return }
-                slots[index].value = body(index)
+                body(index)
             }
         }
-        return slots.map { $0.value! }
-    }
-
-    /// One file's result, written by the thread that read it and read once all threads are done.
-    private final class Slot<Value>: @unchecked Sendable {
-        var value: Value?
-    }
-
-    /// Builds one registry from every file's result, in the order given: the same registry and diagnostics
-    /// however many threads read the files.
-    static func join(_ files: consuming [(path: String, result: FileResult)], now: Double?) -> LoadReport {
-        var files = files
-        var diagnostics: [Diagnostic] = []
-        var segments: [String: (conditions: Node, location: SourceLocation)] = [:]
-        var total = 0
-        var hasComplexKeys = false
-        var reservedKeys: [Int] = []
-        for index in files.indices {
-            reservedKeys += files[index].result.reservedKeys.lazy.map { total + $0 }
-            total += files[index].result.definitionCount
-            hasComplexKeys = hasComplexKeys || files[index].result.hasComplexKeys
-            switch files[index].result.source {
-            case .flagd(_, let flagdDiagnostics):
-                diagnostics.append(contentsOf: flagdDiagnostics)
-            case .yaml(let parser):
-                diagnostics.append(contentsOf: parser.diagnostics)
-                for segment in parser.segments {
-                    if let first = segments[segment.name] {
-                        diagnostics.append(.error(
-                            at: segment.location, "segment \(segment.name) is already defined at \(first.location)",
-                            hint: "segments are shared by every file; give this one another name"))
-                    } else {
-                        segments[segment.name] = (segment.conditions, segment.location)
-                    }
-                }
-            }
-        }
-        // The files' definitions are moved into one array, last first: copying 10,000 of them (a reference count
-        // touched per field, each in memory another thread wrote) was most of the join's time.
-        let definitions = [Definition](unsafeUninitializedCapacity: total) { buffer, initialized in
-            var end = total
-            for index in files.indices.reversed() {
-                var taken = files[index].result.takeDefinitions()
-                while let definition = taken.popLast() {
-                    end -= 1
-                    (buffer.baseAddress! + end).initialize(to: definition)
-                }
-            }
-            precondition(end == 0, "a file's definitions changed while they were joined")
-            initialized = total
-        }
-        var (unique, conflicts, positions) = checkAcrossFiles(
-            consume definitions, checksVariables: hasComplexKeys, reservedKeys: reservedKeys)
-        diagnostics.append(contentsOf: conflicts)
-        let count = unique.count
-        diagnostics.append(contentsOf: compileTargeting(&unique, segments: segments))
-        diagnostics.append(contentsOf: finishedSchedules(unique, now: now ?? Clock.secondsSinceEpoch()))
-        // The positions found while checking still hold when targeting dropped no definition.
-        let registry = Registry(definitions: unique, files: files.map(\.path),
-                                index: unique.count == count ? positions : nil)
-        return LoadReport(registry: registry, diagnostics: Diagnostic.sorted(diagnostics))
-    }
-
-    /// Finds keys defined twice, environment variable names shared by two keys or taken by Switchboard itself, and
-    /// `renamed_from` entries that name a live key; keeps the first of each. Also gives the position of each key
-    /// among the definitions kept, when none was dropped.
-    ///
-    /// - Parameters:
-    ///   - checksVariables: whether any key is not simple (see ``EnvironmentName/isSimple(_:)``): distinct keys
-    ///     can only share a variable then, so without one the variables need no checking.
-    ///   - reservedKeys: the positions, in order, of the keys that map to one of Switchboard's own variables.
-    static func checkAcrossFiles(_ definitions: [Definition], checksVariables: Bool, reservedKeys: [Int])
-        -> (definitions: [Definition], diagnostics: [Diagnostic], positions: [String: Int]?)
-    {
-        var diagnostics: [Diagnostic] = []
-        var seen: [String: Int] = [:]
-        var variables: [EnvironmentName: Int] = [:]
-        seen.reserveCapacity(definitions.count)
-        if checksVariables { variables.reserveCapacity(definitions.count) }
-        var dropped: [Int] = []
-        var nextReserved = 0
-        // By index, reading fields in place: iterating the definitions would copy each one.
-        for index in definitions.indices {
-            let key = definitions[index].key
-            let isReserved = nextReserved < reservedKeys.count && reservedKeys[nextReserved] == index
-            if isReserved { nextReserved += 1 }
-            // One lookup for the usual key, new and kept; the rare one found or dropped is put back as it was.
-            if let first = seen.updateValue(index, forKey: key) {
-                seen[key] = first
-                let definition = definitions[index]
-                diagnostics.append(.error(
-                    at: definition.location, "\(definition.key) is already defined at \(definitions[first].location)",
-                    hint: "a key is defined once across all files; rename or remove one of them"))
-                dropped.append(index)
-                continue
-            }
-            if isReserved, let variable = KeySyntax.reservedVariable(forKey: key) {
-                let definition = definitions[index]
-                if definition.targeting?.isFlagd == true {
-                    // flagd files keep their keys as written: the flag loads, but no variable overrides it.
-                    diagnostics.append(.warning(
-                        at: definition.location, "\(key) maps to \(variable), one of Switchboard's own variables",
-                        hint: "the environment cannot override it; rename the flag to override it there"))
-                } else {
-                    diagnostics.append(.error(
-                        at: definition.location, "\(key) maps to \(variable), one of Switchboard's own variables",
-                        hint: "rename the key, or give its file a namespace"))
-                    seen[key] = nil
-                    dropped.append(index)
-                    continue
-                }
-            }
-            guard checksVariables else { continue }
-            let name = EnvironmentName(key)
-            if let otherIndex = variables[name] {
-                let definition = definitions[index]
-                let other = definitions[otherIndex]
-                let variable = KeySyntax.environmentVariable(for: definition.key)
-                if definition.targeting?.isFlagd == true {
-                    // flagd files keep their keys as written; they load, but the variable is ambiguous.
-                    diagnostics.append(.warning(
-                        at: definition.location,
-                        "\(definition.key) and \(other.key) (\(other.location)) map to the same environment variable \(variable)",
-                        hint: "that variable overrides both; rename one to override them separately"))
-                } else {
-                    diagnostics.append(.error(
-                        at: definition.location,
-                        "\(definition.key) and \(other.key) (\(other.location)) map to the same environment variable \(variable)",
-                        hint: "rename one: '-' and '_' are the same in a variable name"))
-                    seen[key] = nil
-                    dropped.append(index)
-                    continue
-                }
-            }
-            variables[name] = index
-        }
-        // Copy the definitions only when some are dropped; usually every one is kept.
-        var unique = definitions
-        if !dropped.isEmpty {
-            let droppedSet = Set(dropped)
-            unique = definitions.enumerated().filter { !droppedSet.contains($0.offset) }.map(\.element)
-        }
-        var renamedBy: [String: String] = [:]
-        for index in unique.indices where !unique[index].renamedFrom.isEmpty {
-            let definition = unique[index]
-            for old in definition.renamedFrom {
-                if seen[old] != nil {
-                    diagnostics.append(.error(
-                        at: definition.location, "\(definition.key) is renamed from \(old), which is still defined",
-                        hint: "remove \(old) from renamed_from, or delete its definition"))
-                } else if let other = renamedBy[old] {
-                    diagnostics.append(.error(
-                        at: definition.location, "both \(other) and \(definition.key) are renamed from \(old)",
-                        hint: "an old key can carry its overrides to one new key only"))
-                } else {
-                    renamedBy[old] = definition.key
-                }
-            }
-        }
-        return (unique, diagnostics, dropped.isEmpty ? seen : nil)
     }
 
     /// Compiles every definition's readable targeting once all segments are known, then checks prerequisites:

@@ -1,0 +1,239 @@
+import Locking
+import YAML
+
+/// Joins the files' results in their order while files are still being read: the thread that delivers the next
+/// file in order joins it, and any after it that are already delivered, while the other threads read on. What is
+/// left once every file is in is the part of the join that needs them all (targeting, prerequisites, schedules).
+///
+/// The result is the same however many threads deliver, and in whatever order: files are joined in index order.
+final class FileJoiner: @unchecked Sendable {
+    private struct Arrivals {
+        var waiting: [Int: (path: String, result: DefinitionLoader.FileResult?)] = [:]
+        var next = 0
+        /// Whether a thread is joining: one at a time, in order.
+        var joining = false
+    }
+
+    private let arrivals = Locked(Arrivals())
+    /// Touched only by the thread joining (handed on under the lock), and by ``finish(count:now:)`` once every
+    /// thread is done.
+    private var joined = JoinedFiles()
+
+    /// Hands over file `index`'s result (`nil`: the file could not be read); joins it now if it is next.
+    func deliver(_ index: Int, path: String, _ result: consuming DefinitionLoader.FileResult?) {
+        var item = arrivals.withLock { arrivals in
+            arrivals.waiting[index] = (path, result)
+            return arrivals.joining ? nil : Self.takeNext(&arrivals)
+        }
+        while let (path, result) = item.take() {
+            joined.add(path: path, result: result)
+            item = arrivals.withLock { arrivals in Self.takeNext(&arrivals) }
+        }
+    }
+
+    /// The next file in order if it is in, marking this thread as the one joining; else stops joining.
+    private static func takeNext(_ arrivals: inout Arrivals) -> (path: String, result: DefinitionLoader.FileResult?)? {
+        guard let next = arrivals.waiting.removeValue(forKey: arrivals.next) else {
+            arrivals.joining = false
+            return nil
+        }
+        arrivals.joining = true
+        arrivals.next += 1
+        return next
+    }
+
+    /// The registry and diagnostics, once all `count` files are delivered.
+    func finish(count: Int, now: Double?) -> LoadReport {
+        let joinedAll = arrivals.withLock { $0.next == count && !$0.joining }
+        precondition(joinedAll, "the loader finished before every file was joined")
+        return joined.finish(now: now)
+    }
+}
+
+/// The files joined so far, in order: their definitions in one array, moved there rather than copied (a copy
+/// touched a reference count per field, in memory another thread wrote), and each key checked against the keys
+/// before it.
+struct JoinedFiles {
+    private var paths: [String] = []
+    private var unreadable: [Diagnostic] = []
+    private var definitions: [Definition] = []
+    private var diagnostics: [Diagnostic] = []
+    private var segments: [String: (conditions: Node, location: SourceLocation)] = [:]
+    private var keys = KeyCheck(checksVariables: false)
+    /// Whether a key is not simple (see ``EnvironmentName/isSimple(_:)``): only then can two keys share an
+    /// environment variable, and the keys are checked again, variables too, once all are in.
+    private var hasComplexKeys = false
+    /// The positions of the keys that map to one of Switchboard's own variables.
+    private var reservedKeys: [Int] = []
+
+    mutating func add(path: String, result: consuming DefinitionLoader.FileResult?) {
+        guard var result else {
+            unreadable.append(.error(at: nil, "cannot read \(path)"))
+            return
+        }
+        paths.append(path)
+        switch result.source {
+        case .flagd(_, let flagdDiagnostics):
+            diagnostics.append(contentsOf: flagdDiagnostics)
+        case .yaml(let parser):
+            diagnostics.append(contentsOf: parser.diagnostics)
+            for segment in parser.segments {
+                if let first = segments[segment.name] {
+                    diagnostics.append(.error(
+                        at: segment.location, "segment \(segment.name) is already defined at \(first.location)",
+                        hint: "segments are shared by every file; give this one another name"))
+                } else {
+                    segments[segment.name] = (segment.conditions, segment.location)
+                }
+            }
+        }
+        let start = definitions.count
+        var taken = result.takeDefinitions()
+        if definitions.capacity < start + taken.count {
+            definitions.reserveCapacity(Swift.max(start + taken.count, definitions.capacity * 2))
+        }
+        // Moved out last first, then put back in order: `popLast` takes an element without copying it.
+        while let definition = taken.popLast() { definitions.append(definition) }
+        definitions[start...].reverse()
+        reservedKeys += result.reservedKeys.lazy.map { start + $0 }
+        hasComplexKeys = hasComplexKeys || result.hasComplexKeys
+        if !hasComplexKeys { keys.check(definitions, from: start, reservedKeys: reservedKeys) }
+    }
+
+    /// Checks what needs every file, and builds the registry.
+    consuming func finish(now: Double?) -> LoadReport {
+        var keys = keys
+        if hasComplexKeys {
+            keys = KeyCheck(checksVariables: true)
+            keys.check(definitions, from: 0, reservedKeys: reservedKeys)
+        }
+        // Taken out, so that the array has one owner when targeting writes into it.
+        var all: [Definition] = []
+        swap(&all, &definitions)
+        var (unique, conflicts, positions) = keys.finish(consume all)
+        diagnostics.append(contentsOf: conflicts)
+        let count = unique.count
+        diagnostics.append(contentsOf: DefinitionLoader.compileTargeting(&unique, segments: segments))
+        diagnostics.append(contentsOf: DefinitionLoader.finishedSchedules(unique, now: now ?? Clock.secondsSinceEpoch()))
+        // The positions found while checking still hold when targeting dropped no definition.
+        let registry = Registry(definitions: unique, files: paths, index: unique.count == count ? positions : nil)
+        return LoadReport(registry: registry, diagnostics: Diagnostic.sorted(unreadable + diagnostics))
+    }
+}
+
+/// Finds keys defined twice, environment variable names shared by two keys or taken by Switchboard itself, and
+/// `renamed_from` entries that name a live key; keeps the first of each. Keys are checked in order, a file at a
+/// time as files are joined; the `renamed_from` entries once all are in.
+struct KeyCheck {
+    /// Whether the variables are checked: distinct keys can only share one when some key is not simple.
+    let checksVariables: Bool
+    private var diagnostics: [Diagnostic] = []
+    private var seen: [String: Int] = [:]
+    private var variables: [EnvironmentName: Int] = [:]
+    private var dropped: [Int] = []
+    private var checked = 0
+    private var nextReserved = 0
+
+    init(checksVariables: Bool) {
+        self.checksVariables = checksVariables
+    }
+
+    /// Checks the keys of `definitions` from `start` on against those before; `reservedKeys` are the positions, in
+    /// order, of the keys that map to one of Switchboard's own variables.
+    mutating func check(_ definitions: [Definition], from start: Int, reservedKeys: [Int]) {
+        precondition(start == checked, "keys are checked in order, each once")
+        checked = definitions.count
+        // Room for every key at once when they are checked together; file by file, the tables grow as usual.
+        if start == 0 {
+            seen.reserveCapacity(definitions.count)
+            if checksVariables { variables.reserveCapacity(definitions.count) }
+        }
+        // By index, reading fields in place: iterating the definitions would copy each one.
+        for index in start..<definitions.count {
+            let key = definitions[index].key
+            let isReserved = nextReserved < reservedKeys.count && reservedKeys[nextReserved] == index
+            if isReserved { nextReserved += 1 }
+            // One lookup for the usual key, new and kept; the rare one found or dropped is put back as it was.
+            if let first = seen.updateValue(index, forKey: key) {
+                seen[key] = first
+                let definition = definitions[index]
+                diagnostics.append(.error(
+                    at: definition.location, "\(definition.key) is already defined at \(definitions[first].location)",
+                    hint: "a key is defined once across all files; rename or remove one of them"))
+                dropped.append(index)
+                continue
+            }
+            if isReserved, let variable = KeySyntax.reservedVariable(forKey: key) {
+                let definition = definitions[index]
+                if definition.targeting?.isFlagd == true {
+                    // flagd files keep their keys as written: the flag loads, but no variable overrides it.
+                    diagnostics.append(.warning(
+                        at: definition.location, "\(key) maps to \(variable), one of Switchboard's own variables",
+                        hint: "the environment cannot override it; rename the flag to override it there"))
+                } else {
+                    diagnostics.append(.error(
+                        at: definition.location, "\(key) maps to \(variable), one of Switchboard's own variables",
+                        hint: "rename the key, or give its file a namespace"))
+                    seen[key] = nil
+                    dropped.append(index)
+                    continue
+                }
+            }
+            guard checksVariables else { continue }
+            let name = EnvironmentName(key)
+            if let otherIndex = variables[name] {
+                let definition = definitions[index]
+                let other = definitions[otherIndex]
+                let variable = KeySyntax.environmentVariable(for: definition.key)
+                if definition.targeting?.isFlagd == true {
+                    // flagd files keep their keys as written; they load, but the variable is ambiguous.
+                    diagnostics.append(.warning(
+                        at: definition.location,
+                        "\(definition.key) and \(other.key) (\(other.location)) map to the same environment variable \(variable)",
+                        hint: "that variable overrides both; rename one to override them separately"))
+                } else {
+                    diagnostics.append(.error(
+                        at: definition.location,
+                        "\(definition.key) and \(other.key) (\(other.location)) map to the same environment variable \(variable)",
+                        hint: "rename one: '-' and '_' are the same in a variable name"))
+                    seen[key] = nil
+                    dropped.append(index)
+                    continue
+                }
+            }
+            variables[name] = index
+        }
+    }
+
+    /// The definitions kept, every problem found, and the position of each key among the definitions kept when
+    /// none was dropped.
+    consuming func finish(_ definitions: consuming [Definition])
+        -> (definitions: [Definition], diagnostics: [Diagnostic], positions: [String: Int]?)
+    {
+        precondition(checked == definitions.count, "every key is checked before the renamed ones")
+        // Copy the definitions only when some are dropped; usually every one is kept.
+        var unique = definitions
+        if !dropped.isEmpty {
+            let droppedSet = Set(dropped)
+            unique = unique.enumerated().filter { !droppedSet.contains($0.offset) }.map(\.element)
+        }
+        var renamedBy: [String: String] = [:]
+        for index in unique.indices where !unique[index].renamedFrom.isEmpty {
+            let definition = unique[index]
+            for old in definition.renamedFrom {
+                if seen[old] != nil {
+                    diagnostics.append(.error(
+                        at: definition.location, "\(definition.key) is renamed from \(old), which is still defined",
+                        hint: "remove \(old) from renamed_from, or delete its definition"))
+                } else if let other = renamedBy[old] {
+                    diagnostics.append(.error(
+                        at: definition.location, "both \(other) and \(definition.key) are renamed from \(old)",
+                        hint: "an old key can carry its overrides to one new key only"))
+                } else {
+                    renamedBy[old] = definition.key
+                }
+            }
+        }
+        return (unique, diagnostics, dropped.isEmpty ? seen : nil)
+    }
+}
