@@ -144,13 +144,19 @@ struct DefinitionParser {
     }
 
     mutating func parseDefinition(_ entry: Node.Pair, kind: Definition.Kind, namespace: String?) {
+        // Returned, then appended: appending the local definition itself copied it whole, field by field.
+        if let definition = readDefinition(entry, kind: kind, namespace: namespace) { definitions.append(definition) }
+    }
+
+    /// One definition, or `nil` when it has an error (reported).
+    private mutating func readDefinition(_ entry: Node.Pair, kind: Definition.Kind, namespace: String?) -> Definition? {
         guard let localKey = entry.key.scalar?.text else {
             error(entry.key, "expected a key, found \(entry.key.kindDescription)")
-            return
+            return nil
         }
         guard KeySyntax.isValid(localKey) else {
             error(entry.key, "invalid key '\(localKey)'", hint: KeySyntax.hint(for: localKey))
-            return
+            return nil
         }
         let key: String
         if let namespace {
@@ -165,29 +171,31 @@ struct DefinitionParser {
         guard let fields = entry.value.pairs else {
             error(entry.value, "the definition of \(key) must be a mapping of fields, found \(entry.value.kindDescription)",
                   hint: "write at least `type:` and `default:` below the key")
-            return
+            return nil
         }
         var node = FieldTable(fields)
         // A misspelt required field is reported once, as the typo, not again as missing.
         var misspelt = Set<String>()
-        for (position, field) in fields.enumerated() {
-            guard let name = field.key.scalar?.text else {
-                error(field.key, "expected a field name, found \(field.key.kindDescription)")
+        // By index: iterating the pairs would copy each one.
+        for position in fields.indices {
+            guard case .scalar(let scalar) = fields[position].key.content else {
+                error(fields[position].key, "expected a field name, found \(fields[position].key.kindDescription)")
                 continue
             }
+            let name = scalar.text
             if let known = FieldTable.Field(name: name) {
                 node.set(known, position: position)
             } else {
-                unknownField(field.key, name, known: Self.definitionFields, where: "in \(key)")
+                unknownField(fields[position].key, name, known: Self.definitionFields, where: "in \(key)")
                 if let meant = Suggestions.nearest(to: name, in: Self.definitionFields) { misspelt.insert(meant) }
             }
         }
         let errorsBefore = errorCount
         guard let typeNode = node[.type] else {
-            if misspelt.contains("type") { return }
+            if misspelt.contains("type") { return nil }
             error(entry.key, "\(key) has no `type`",
                   hint: "add `type:` with one of \(ValueType.allCases.map(\.rawValue).joined(separator: ", "))")
-            return
+            return nil
         }
         guard let typeName = typeNode.scalar?.text, let type = ValueType(rawValue: typeName) else {
             let written = typeNode.scalar?.text ?? typeNode.kindDescription
@@ -197,7 +205,7 @@ struct DefinitionParser {
             let suggestion = aliases[written.lowercased()] ?? Suggestions.nearest(to: written, in: names)
             error(typeNode, "unknown type '\(written)'",
                   hint: suggestion.map(Message.didYouMean(one:)) ?? "types: \(names.joined(separator: ", "))")
-            return
+            return nil
         }
         var definition = Definition(
             key: key, kind: kind, type: type, defaultValue: .null, location: entry.key.location
@@ -228,9 +236,9 @@ struct DefinitionParser {
             refusedVariants = parseVariants(&definition, variantsNode)
         }
         guard let defaultNode = node[.default] else {
-            if misspelt.contains("default") { return }
+            if misspelt.contains("default") { return nil }
             error(entry.key, "\(key) has no `default`", hint: "add `default:` with \(type.withArticle) value")
-            return
+            return nil
         }
         definition.defaultLocation = defaultNode.location
         parseDefault(&definition, defaultNode, refusedVariants: refusedVariants)
@@ -240,9 +248,7 @@ struct DefinitionParser {
                 targeting: node[.targeting], bucketing: node[.bucketing], schedule: node[.schedule],
                 location: entry.key.location)
         }
-        if errorCount == errorsBefore {
-            definitions.append(definition)
-        }
+        return errorCount == errorsBefore ? definition : nil
     }
 
     /// Reads `default`; with variants it names one. A default naming a variant whose value was refused
@@ -250,8 +256,8 @@ struct DefinitionParser {
     mutating func parseDefault(_ definition: inout Definition, _ node: Node, refusedVariants: [String]) {
         if !definition.variants.isEmpty || !refusedVariants.isEmpty {
             if let name = node.scalar?.text, refusedVariants.contains(name) { return }
-            let names = definition.variants.map(\.name) + refusedVariants
             guard let name = node.scalar?.text, let value = definition.value(ofVariant: name) else {
+                let names = definition.variants.map(\.name) + refusedVariants
                 let written = node.scalar?.text ?? node.kindDescription
                 error(node, "default '\(written)' is not a variant of \(definition.key)",
                       hint: "with variants, default names one of them: \(names.joined(separator: ", "))")
@@ -384,8 +390,14 @@ struct DefinitionParser {
             return []
         }
         var result: [String] = []
+        result.reserveCapacity(items.count)
         for item in items {
-            if let text = text(item, field: "each of \(field)") { result.append(text) }
+            // As `text(_:field:)` does, without writing the field's name for every item.
+            guard case .scalar(let scalar) = item.content else {
+                error(item, "each of \(field) must be a string, found \(item.kindDescription)")
+                continue
+            }
+            result.append(scalar.text)
         }
         return result
     }

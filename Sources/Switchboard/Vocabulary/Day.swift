@@ -9,6 +9,31 @@ public struct Day: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// Parses `YYYY-MM-DD`, checking that the day exists (no February 30th).
     public init?(_ text: String) {
+        // The usual form, ten ASCII bytes, read without splitting the text (every definition's `expires` comes here);
+        // anything else takes the general path below, which accepts exactly what it always did.
+        let digits: (year: Int, month: Int, day: Int)?? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+            var number = 0
+            var parts: (Int, Int, Int) = (0, 0, 0)
+            for (offset, byte) in bytes.enumerated() {
+                if offset == 4 || offset == 7 {
+                    if offset == 4 { parts.0 = number } else { parts.1 = number }
+                    number = 0
+                    continue
+                }
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                number = number * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            parts.2 = number
+            return parts
+        }
+        if let (year, month, day) = digits ?? nil {
+            guard (1...12).contains(month), day >= 1, day <= Day.daysIn(month: month, year: year) else { return nil }
+            self.year = year
+            self.month = month
+            self.day = day
+            return
+        }
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
