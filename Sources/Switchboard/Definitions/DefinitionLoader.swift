@@ -304,22 +304,33 @@ public enum DefinitionLoader {
     }
 
     /// The definitions files below a directory, in byte order of their relative paths.
+    ///
+    /// Read with `readdir` rather than Foundation's enumerator, which cost a millisecond of every command's
+    /// start on first use: folders are walked as the enumerator walked them, without following a symbolic link
+    /// below the directory (the directory itself may be one).
     public static func definitionFiles(in directory: String) -> [String] {
-        // Enumerate the real folder, so a definitions directory that is a symlink works; paths keep the name given.
-        let real = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
-        guard let enumerator = FileManager.default.enumerator(atPath: real) else { return [] }
         var relative: [String] = []
-        while let path = enumerator.nextObject() as? String {
-            let name = FilePaths.lastComponent(of: path)
-            if name.hasPrefix(".") || name == "environments" {
-                if (enumerator.fileAttributes?[.type] as? FileAttributeType) == .typeDirectory {
-                    enumerator.skipDescendants()
+        func walk(_ folder: String, prefix: String) {
+            guard let stream = opendir(folder) else { return }
+            defer { closedir(stream) }
+            while let entry = readdir(stream) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
                 }
-                continue
+                if name == "." || name == ".." { continue }
+                let path = folder + "/" + name
+                var isDirectory = Int32(entry.pointee.d_type) == Int32(DT_DIR)
+                if Int32(entry.pointee.d_type) == Int32(DT_UNKNOWN) {
+                    var status = stat()
+                    isDirectory = lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+                }
+                // Hidden folders and `environments/` (override files) hold no definitions.
+                if name.hasPrefix(".") || name == "environments" { continue }
+                if isDefinitionFileName(name) { relative.append(prefix + name) }
+                if isDirectory { walk(path, prefix: prefix + name + "/") }
             }
-            guard isDefinitionFileName(name) else { continue }
-            relative.append(path)
         }
+        walk(directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory, prefix: "")
         relative.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let prefix = directory.hasSuffix("/") ? directory : directory + "/"
         return relative.map { prefix + $0 }
