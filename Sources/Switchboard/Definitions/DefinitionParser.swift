@@ -248,7 +248,8 @@ struct DefinitionParser {
                 targeting: node[.targeting], bucketing: node[.bucketing], schedule: node[.schedule],
                 location: entry.key.location)
         }
-        return errorCount == errorsBefore ? definition : nil
+        guard errorCount == errorsBefore else { return nil }
+        return definition
     }
 
     /// Reads `default`; with variants it names one. A default naming a variant whose value was refused

@@ -21,12 +21,15 @@ final class FileJoiner: @unchecked Sendable {
 
     /// Hands over file `index`'s result (`nil`: the file could not be read); joins it now if it is next.
     func deliver(_ index: Int, path: String, _ result: consuming DefinitionLoader.FileResult?) {
+        // Moved, not copied, into the queue: a second reference to a file's definitions would make the join copy
+        // them all when it takes them out.
+        var delivered = Optional((path, consume result))
         var item = arrivals.withLock { arrivals in
-            arrivals.waiting[index] = (path, result)
+            arrivals.waiting[index] = delivered.take()
             return arrivals.joining ? nil : Self.takeNext(&arrivals)
         }
         while let (path, result) = item.take() {
-            joined.add(path: path, result: result)
+            joined.add(path: path, result: consume result)
             item = arrivals.withLock { arrivals in Self.takeNext(&arrivals) }
         }
     }
@@ -67,7 +70,7 @@ struct JoinedFiles {
     private var reservedKeys: [Int] = []
 
     mutating func add(path: String, result: consuming DefinitionLoader.FileResult?) {
-        guard var result else {
+        guard var result = consume result else {
             unreadable.append(.error(at: nil, "cannot read \(path)"))
             return
         }
@@ -93,8 +96,15 @@ struct JoinedFiles {
             definitions.reserveCapacity(Swift.max(start + taken.count, definitions.capacity * 2))
         }
         // Moved out last first, then put back in order: `popLast` takes an element without copying it.
-        while let definition = taken.popLast() { definitions.append(definition) }
-        definitions[start...].reverse()
+        while let definition = taken.popLast() { definitions.append(consume definition) }
+        // Swapped through the buffer, whose swaps move bytes: the collection algorithms copy each definition.
+        definitions.withUnsafeMutableBufferPointer { buffer in
+            var (low, high) = (start, buffer.count - 1)
+            while low < high {
+                buffer.swapAt(low, high)
+                (low, high) = (low + 1, high - 1)
+            }
+        }
         reservedKeys += result.reservedKeys.lazy.map { start + $0 }
         hasComplexKeys = hasComplexKeys || result.hasComplexKeys
         if !hasComplexKeys { keys.check(definitions, from: start, reservedKeys: reservedKeys) }
@@ -218,19 +228,19 @@ struct KeyCheck {
             unique = unique.enumerated().filter { !droppedSet.contains($0.offset) }.map(\.element)
         }
         var renamedBy: [String: String] = [:]
+        // By index, reading fields in place, as above.
         for index in unique.indices where !unique[index].renamedFrom.isEmpty {
-            let definition = unique[index]
-            for old in definition.renamedFrom {
+            for old in unique[index].renamedFrom {
                 if seen[old] != nil {
                     diagnostics.append(.error(
-                        at: definition.location, "\(definition.key) is renamed from \(old), which is still defined",
+                        at: unique[index].location, "\(unique[index].key) is renamed from \(old), which is still defined",
                         hint: "remove \(old) from renamed_from, or delete its definition"))
                 } else if let other = renamedBy[old] {
                     diagnostics.append(.error(
-                        at: definition.location, "both \(other) and \(definition.key) are renamed from \(old)",
+                        at: unique[index].location, "both \(other) and \(unique[index].key) are renamed from \(old)",
                         hint: "an old key can carry its overrides to one new key only"))
                 } else {
-                    renamedBy[old] = definition.key
+                    renamedBy[old] = unique[index].key
                 }
             }
         }
