@@ -70,12 +70,16 @@ public enum DefinitionLoader {
 
     /// Reads and parses the files at `paths` on up to `workers` threads, joining them in path order as they come.
     static func load(paths: [String], today: Day, now: Double?, workers: Int) -> LoadReport {
-        let joiner = FileJoiner()
+        let sizes = paths.map { path in
+            var status = stat()
+            return stat(path, &status) == 0 ? Int(status.st_size) : 0
+        }
+        let joiner = FileJoiner(totalBytes: sizes.reduce(0, +))
         eachFile(paths.count, workers: workers) { index in
             let result = FileManager.default.contents(atPath: paths[index]).map {
                 parse([UInt8]($0), path: paths[index], today: today)
             }
-            joiner.deliver(index, path: paths[index], result)
+            joiner.deliver(index, path: paths[index], bytes: sizes[index], result)
         }
         return joiner.finish(count: paths.count, now: now)
     }
@@ -84,9 +88,9 @@ public enum DefinitionLoader {
     static func load(
         sources: [(path: String, bytes: [UInt8])], today: Day, now: Double?, workers: Int
     ) -> LoadReport {
-        let joiner = FileJoiner()
+        let joiner = FileJoiner(totalBytes: sources.reduce(0) { $0 + $1.bytes.count })
         eachFile(sources.count, workers: workers) { index in
-            joiner.deliver(index, path: sources[index].path,
+            joiner.deliver(index, path: sources[index].path, bytes: sources[index].bytes.count,
                            parse(sources[index].bytes, path: sources[index].path, today: today))
         }
         return joiner.finish(count: sources.count, now: now)

@@ -8,7 +8,7 @@ import YAML
 /// The result is the same however many threads deliver, and in whatever order: files are joined in index order.
 final class FileJoiner: @unchecked Sendable {
     private struct Arrivals {
-        var waiting: [Int: (path: String, result: DefinitionLoader.FileResult?)] = [:]
+        var waiting: [Int: (path: String, bytes: Int, result: DefinitionLoader.FileResult?)] = [:]
         var next = 0
         /// Whether a thread is joining: one at a time, in order.
         var joining = false
@@ -17,25 +17,34 @@ final class FileJoiner: @unchecked Sendable {
     private let arrivals = Locked(Arrivals())
     /// Touched only by the thread joining (handed on under the lock), and by ``finish(count:now:)`` once every
     /// thread is done.
-    private var joined = JoinedFiles()
+    private var joined: JoinedFiles
 
-    /// Hands over file `index`'s result (`nil`: the file could not be read); joins it now if it is next.
-    func deliver(_ index: Int, path: String, _ result: consuming DefinitionLoader.FileResult?) {
+    /// A joiner for files of `totalBytes` in all: from the first files' definitions per byte it sizes the
+    /// registry's tables once, instead of growing them (and hashing every key again) file after file.
+    init(totalBytes: Int) {
+        joined = JoinedFiles(totalBytes: totalBytes)
+    }
+
+    /// Hands over file `index` (`bytes` long) and its result (`nil`: the file could not be read); joins it now if
+    /// it is next.
+    func deliver(_ index: Int, path: String, bytes: Int, _ result: consuming DefinitionLoader.FileResult?) {
         // Moved, not copied, into the queue: a second reference to a file's definitions would make the join copy
         // them all when it takes them out.
-        var delivered = Optional((path, consume result))
+        var delivered = Optional((path, bytes, consume result))
         var item = arrivals.withLock { arrivals in
             arrivals.waiting[index] = delivered.take()
             return arrivals.joining ? nil : Self.takeNext(&arrivals)
         }
-        while let (path, result) = item.take() {
-            joined.add(path: path, result: consume result)
+        while let (path, bytes, result) = item.take() {
+            joined.add(path: path, bytes: bytes, result: consume result)
             item = arrivals.withLock { arrivals in Self.takeNext(&arrivals) }
         }
     }
 
     /// The next file in order if it is in, marking this thread as the one joining; else stops joining.
-    private static func takeNext(_ arrivals: inout Arrivals) -> (path: String, result: DefinitionLoader.FileResult?)? {
+    private static func takeNext(_ arrivals: inout Arrivals)
+        -> (path: String, bytes: Int, result: DefinitionLoader.FileResult?)?
+    {
         guard let next = arrivals.waiting.removeValue(forKey: arrivals.next) else {
             arrivals.joining = false
             return nil
@@ -57,6 +66,9 @@ final class FileJoiner: @unchecked Sendable {
 /// touched a reference count per field, in memory another thread wrote), and each key checked against the keys
 /// before it.
 struct JoinedFiles {
+    /// The size of every file together, and of those joined so far.
+    private let totalBytes: Int
+    private var bytesJoined = 0
     private var paths: [String] = []
     private var unreadable: [Diagnostic] = []
     private var definitions: [Definition] = []
@@ -69,7 +81,12 @@ struct JoinedFiles {
     /// The positions of the keys that map to one of Switchboard's own variables.
     private var reservedKeys: [Int] = []
 
-    mutating func add(path: String, result: consuming DefinitionLoader.FileResult?) {
+    init(totalBytes: Int) {
+        self.totalBytes = totalBytes
+    }
+
+    mutating func add(path: String, bytes: Int, result: consuming DefinitionLoader.FileResult?) {
+        bytesJoined += bytes
         guard var result = consume result else {
             unreadable.append(.error(at: nil, "cannot read \(path)"))
             return
@@ -92,8 +109,17 @@ struct JoinedFiles {
         }
         let start = definitions.count
         var taken = result.takeDefinitions()
-        if definitions.capacity < start + taken.count {
-            definitions.reserveCapacity(Swift.max(start + taken.count, definitions.capacity * 2))
+        // Room for as many definitions as the files so far promise for all the bytes (an eighth more), once
+        // they are a fair sample (a thirty-second of the bytes): usually one allocation and one key table for the
+        // whole load, where growing them moved every definition and hashed every key again, file after file.
+        var room = start + taken.count
+        if bytesJoined >= totalBytes / 32, bytesJoined > 0 {
+            let expected = Int(Double(room) * Double(totalBytes) / Double(bytesJoined))
+            room = Swift.max(room, expected + expected / 8)
+        }
+        if definitions.capacity < room {
+            definitions.reserveCapacity(Swift.max(room, definitions.capacity * 2))
+            keys.reserve(room)
         }
         // Moved out last first, then put back in order: `popLast` takes an element without copying it.
         while let definition = taken.popLast() { definitions.append(consume definition) }
@@ -146,6 +172,12 @@ struct KeyCheck {
 
     init(checksVariables: Bool) {
         self.checksVariables = checksVariables
+    }
+
+    /// Makes room for `count` keys.
+    mutating func reserve(_ count: Int) {
+        seen.reserveCapacity(count)
+        if checksVariables { variables.reserveCapacity(count) }
     }
 
     /// Checks the keys of `definitions` from `start` on against those before; `reservedKeys` are the positions, in
