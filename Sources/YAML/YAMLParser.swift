@@ -355,7 +355,9 @@ struct TreeBuilder {
         }
         if frame.keyIndex == nil {
             var index: [String: Int] = [:]
-            index.reserveCapacity(pairCount * 4)
+            // A mapping this large is usually a file's `flags:` with hundreds of keys: room for 512 at once saves
+            // growing the table (and hashing every key again) three or four times.
+            index.reserveCapacity(Swift.max(512, pairCount * 4))
             for position in stride(from: frame.start, to: children.count, by: 2) {
                 if let other = children[position]?.scalar, index[other.text] == nil { index[other.text] = position }
             }

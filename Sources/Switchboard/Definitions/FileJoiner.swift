@@ -169,6 +169,8 @@ struct KeyCheck {
     private var dropped: [Int] = []
     private var checked = 0
     private var nextReserved = 0
+    /// How many `renamed_from` entries the checked definitions have.
+    private var renamedCount = 0
 
     init(checksVariables: Bool) {
         self.checksVariables = checksVariables
@@ -193,6 +195,7 @@ struct KeyCheck {
         // By index, reading fields in place: iterating the definitions would copy each one.
         for index in start..<definitions.count {
             let key = definitions[index].key
+            renamedCount += definitions[index].renamedFrom.count
             let isReserved = nextReserved < reservedKeys.count && reservedKeys[nextReserved] == index
             if isReserved { nextReserved += 1 }
             // One lookup for the usual key, new and kept; the rare one found or dropped is put back as it was.
@@ -260,6 +263,7 @@ struct KeyCheck {
             unique = unique.enumerated().filter { !droppedSet.contains($0.offset) }.map(\.element)
         }
         var renamedBy: [String: String] = [:]
+        renamedBy.reserveCapacity(renamedCount)
         // By index, reading fields in place, as above.
         for index in unique.indices where !unique[index].renamedFrom.isEmpty {
             for old in unique[index].renamedFrom {
