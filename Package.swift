@@ -247,11 +247,7 @@ let package = Package(
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["OTLP"])),
-            ],
-            // The executable keeps its symbols to itself: exporting all 88,000 of them (the Linux default) made the
-            // Swift runtime's start-up `dladdr` walk them all, a millisecond of every command. Only this product has
-            // the flag, so the libraries stay usable as dependencies.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux]))]
+            ]
         ),
         // What every test target shares: temporary folders, child processes with a clean environment, waits
         // with deadlines. Not a product; tests only.

@@ -21,7 +21,8 @@ command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2
 binary="${SWITCHBOARD_BIN:-}"
 if [ -z "$binary" ]; then
     # Built as Benchmarks/run builds it (release_switchboard there), so the two share one build.
-    swift build -c release --static-swift-stdlib --package-path "$root" --product switchboard >&2
+    swift build -c release --static-swift-stdlib -Xlinker --no-export-dynamic --package-path "$root" \
+        --product switchboard >&2
     binary="$root/.build/release/switchboard"
 fi
 

@@ -316,7 +316,10 @@ struct TreeBuilder {
         if !stack[top].isMapping {
             children.append(node)
         } else if let key = stack[top].pendingKey.take() {
-            if let first = Self.firstOccurrence(of: key, in: &stack[top], children: children) {
+            let isTopLevelValue = top == 1
+            if let first = Self.firstOccurrence(of: key, in: &stack[top], children: children,
+                                                isTopLevelValue: isTopLevelValue)
+            {
                 let name = key.scalar?.text ?? "?"
                 problems.append(YAMLProblem(
                     location: key.location,
@@ -336,7 +339,10 @@ struct TreeBuilder {
 
 
     /// Where a key already appears in the mapping being built, if it does; records it otherwise.
-    private static func firstOccurrence(of key: Node, in frame: inout Frame, children: [Node?]) -> SourceLocation? {
+    /// `isTopLevelValue`: the mapping is directly inside the document's root collection.
+    private static func firstOccurrence(
+        of key: Node, in frame: inout Frame, children: [Node?], isTopLevelValue: Bool
+    ) -> SourceLocation? {
         guard let scalar = key.scalar else { return nil }
         // Small mappings (a definition's fields) are scanned; large ones (a file's keys) get an index.
         let pairCount = (children.count - frame.start) / 2
@@ -355,9 +361,9 @@ struct TreeBuilder {
         }
         if frame.keyIndex == nil {
             var index: [String: Int] = [:]
-            // A mapping this large is usually a file's `flags:` with hundreds of keys: room for 512 at once saves
-            // growing the table (and hashing every key again) three or four times.
-            index.reserveCapacity(Swift.max(512, pairCount * 4))
+            // A large mapping just below the document's is usually a section of hundreds of entries: room for 512
+            // at once saves growing the table (and hashing every key again) three or four times.
+            index.reserveCapacity(isTopLevelValue ? 512 : pairCount * 4)
             for position in stride(from: frame.start, to: children.count, by: 2) {
                 if let other = children[position]?.scalar, index[other.text] == nil { index[other.text] = position }
             }

@@ -72,16 +72,13 @@ public enum DefinitionLoader {
 
     /// Reads and parses the files at `paths` on up to `workers` threads, joining them in path order as they come.
     static func load(paths: [String], today: Day, now: Double?, workers: Int) -> LoadReport {
-        let sizes = paths.map { path in
-            var status = stat()
-            return stat(path, &status) == 0 ? Int(status.st_size) : 0
-        }
+        let sizes = paths.map { FileFingerprint(path: $0).map { Int($0.size) } ?? 0 }
         let joiner = FileJoiner(totalBytes: sizes.reduce(0, +))
         eachFile(paths.count, workers: workers) { index in
             let result = FileManager.default.contents(atPath: paths[index]).map {
                 parse([UInt8]($0), path: paths[index], today: today)
             }
-            joiner.deliver(index, path: paths[index], bytes: sizes[index], result)
+            joiner.deliver(index, path: paths[index], bytes: sizes[index], consume result)
         }
         return joiner.finish(count: paths.count, now: now)
     }
@@ -112,7 +109,8 @@ public enum DefinitionLoader {
         /// The positions, among the file's definitions, of the keys that map to one of Switchboard's own variables.
         var reservedKeys: [Int] = []
 
-        /// Reads what the join checks of each key here, on the thread that read the file: the join runs alone.
+        /// Works out, on the thread that parsed the file, what the join needs to know of each key (whether it is
+        /// simple, whether it maps to one of Switchboard's own variables), so that the joining thread does less.
         init(_ source: Source) {
             self.source = source
             let definitions = switch source {
@@ -123,14 +121,6 @@ public enum DefinitionLoader {
                 let key = definitions[index].key
                 if !hasComplexKeys && !EnvironmentName.isSimple(key) { hasComplexKeys = true }
                 if KeySyntax.reservedVariable(forKey: key) != nil { reservedKeys.append(index) }
-            }
-        }
-
-        /// How many definitions the file gave.
-        var definitionCount: Int {
-            switch source {
-            case .flagd(let definitions, _): definitions.count
-            case .yaml(let parser): parser.definitions.count
             }
         }
 
@@ -311,34 +301,34 @@ public enum DefinitionLoader {
 
     /// The definitions files below a directory, in byte order of their relative paths.
     ///
-    /// Read with `readdir` rather than Foundation's enumerator, which cost a millisecond of every command's
-    /// start on first use: folders are walked as the enumerator walked them, without following a symbolic link
-    /// below the directory (the directory itself may be one).
+    /// Listed with `readdir` (Foundation's enumerator cost a millisecond of every command's start on its first use).
+    /// The directory itself may be a symbolic link; links below it are listed when their names are definitions
+    /// files, and never followed into. Folders on other file systems (a mounted volume) are read like any other.
     public static func definitionFiles(in directory: String) -> [String] {
         var relative: [String] = []
         func walk(_ folder: String, prefix: String) {
             guard let stream = opendir(folder) else { return }
-            defer { closedir(stream) }
+            var folders: [String] = []
             while let entry = readdir(stream) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                     String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
                 }
-                if name == "." || name == ".." { continue }
-                let path = folder + "/" + name
-                var isDirectory = Int32(entry.pointee.d_type) == Int32(DT_DIR)
-                if Int32(entry.pointee.d_type) == Int32(DT_UNKNOWN) {
-                    var status = stat()
-                    isDirectory = lstat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
-                }
                 // Hidden folders and `environments/` (override files) hold no definitions.
                 if name.hasPrefix(".") || name == "environments" { continue }
                 if isDefinitionFileName(name) { relative.append(prefix + name) }
-                if isDirectory { walk(path, prefix: prefix + name + "/") }
+                var isFolder = Int32(entry.pointee.d_type) == Int32(DT_DIR)
+                if Int32(entry.pointee.d_type) == Int32(DT_UNKNOWN) {
+                    var status = stat()
+                    isFolder = lstat(FilePaths.join(folder, name), &status) == 0 && (status.st_mode & S_IFMT) == S_IFDIR
+                }
+                if isFolder { folders.append(name) }
             }
+            // Closed before going down, so that one folder at a time is open.
+            closedir(stream)
+            for name in folders { walk(FilePaths.join(folder, name), prefix: prefix + name + "/") }
         }
-        walk(directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory, prefix: "")
+        walk(directory, prefix: "")
         relative.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
-        return relative.map { prefix + $0 }
+        return relative.map { FilePaths.join(directory, $0) }
     }
 }

@@ -54,11 +54,16 @@ final class FileJoiner: @unchecked Sendable {
         return next
     }
 
-    /// The registry and diagnostics, once all `count` files are delivered.
+    /// The registry and diagnostics, once all `count` files are delivered (every ``deliver(_:path:bytes:_:)`` has
+    /// returned). Call it once.
     func finish(count: Int, now: Double?) -> LoadReport {
         let joinedAll = arrivals.withLock { $0.next == count && !$0.joining }
         precondition(joinedAll, "the loader finished before every file was joined")
-        return joined.finish(now: now)
+        // Swapped out, so that the joined files have one owner: a consuming call on the stored property would
+        // work on a copy, and the definitions would be shared, and copied whole when targeting writes into them.
+        var taken = JoinedFiles(totalBytes: 0)
+        swap(&taken, &joined)
+        return taken.finish(now: now)
     }
 }
 
@@ -66,18 +71,16 @@ final class FileJoiner: @unchecked Sendable {
 /// touched a reference count per field, in memory another thread wrote), and each key checked against the keys
 /// before it.
 struct JoinedFiles {
-    /// The size of every file together, and of those joined so far.
+    /// The size of every file together.
     private let totalBytes: Int
+    /// The size of the files joined so far.
     private var bytesJoined = 0
     private var paths: [String] = []
     private var unreadable: [Diagnostic] = []
     private var definitions: [Definition] = []
     private var diagnostics: [Diagnostic] = []
     private var segments: [String: (conditions: Node, location: SourceLocation)] = [:]
-    private var keys = KeyCheck(checksVariables: false)
-    /// Whether a key is not simple (see ``EnvironmentName/isSimple(_:)``): only then can two keys share an
-    /// environment variable, and the keys are checked again, variables too, once all are in.
-    private var hasComplexKeys = false
+    private var keys = KeyCheck()
     /// The positions of the keys that map to one of Switchboard's own variables.
     private var reservedKeys: [Int] = []
 
@@ -114,7 +117,8 @@ struct JoinedFiles {
         // whole load, where growing them moved every definition and hashed every key again, file after file.
         var room = start + taken.count
         if bytesJoined >= totalBytes / 32, bytesJoined > 0 {
-            let expected = Int(Double(room) * Double(totalBytes) / Double(bytesJoined))
+            // No definition is written in fewer than 16 bytes: a dense sample cannot ask for more than that.
+            let expected = Swift.min(Int(Double(room) * Double(totalBytes) / Double(bytesJoined)), totalBytes / 16)
             room = Swift.max(room, expected + expected / 8)
         }
         if definitions.capacity < room {
@@ -132,17 +136,12 @@ struct JoinedFiles {
             }
         }
         reservedKeys += result.reservedKeys.lazy.map { start + $0 }
-        hasComplexKeys = hasComplexKeys || result.hasComplexKeys
-        if !hasComplexKeys { keys.check(definitions, from: start, reservedKeys: reservedKeys) }
+        if result.hasComplexKeys { keys.checkVariables() }
+        keys.check(definitions, from: start, reservedKeys: reservedKeys)
     }
 
     /// Checks what needs every file, and builds the registry.
     consuming func finish(now: Double?) -> LoadReport {
-        var keys = keys
-        if hasComplexKeys {
-            keys = KeyCheck(checksVariables: true)
-            keys.check(definitions, from: 0, reservedKeys: reservedKeys)
-        }
         // Taken out, so that the array has one owner when targeting writes into it.
         var all: [Definition] = []
         swap(&all, &definitions)
@@ -161,8 +160,9 @@ struct JoinedFiles {
 /// `renamed_from` entries that name a live key; keeps the first of each. Keys are checked in order, a file at a
 /// time as files are joined; the `renamed_from` entries once all are in.
 struct KeyCheck {
-    /// Whether the variables are checked: distinct keys can only share one when some key is not simple.
-    let checksVariables: Bool
+    /// Whether the variables are checked: distinct keys can only share one when some key is not simple (see
+    /// ``EnvironmentName/isSimple(_:)``), so they are checked from the first file that has such a key on.
+    private(set) var checksVariables = false
     private var diagnostics: [Diagnostic] = []
     private var seen: [String: Int] = [:]
     private var variables: [EnvironmentName: Int] = [:]
@@ -172,8 +172,13 @@ struct KeyCheck {
     /// How many `renamed_from` entries the checked definitions have.
     private var renamedCount = 0
 
-    init(checksVariables: Bool) {
-        self.checksVariables = checksVariables
+    /// Checks the variables too, from the next keys on. The keys checked so far are all simple, so none of them
+    /// shares a variable with another: each kept key's variable is simply recorded, as checking them would have.
+    mutating func checkVariables() {
+        guard !checksVariables else { return }
+        checksVariables = true
+        variables.reserveCapacity(Swift.max(seen.capacity, seen.count))
+        for (key, index) in seen { variables[EnvironmentName(key)] = index }
     }
 
     /// Makes room for `count` keys.
@@ -182,16 +187,13 @@ struct KeyCheck {
         if checksVariables { variables.reserveCapacity(count) }
     }
 
-    /// Checks the keys of `definitions` from `start` on against those before; `reservedKeys` are the positions, in
-    /// order, of the keys that map to one of Switchboard's own variables.
+    /// Checks the keys of `definitions` from `start` on against those before. `reservedKeys` are the positions, in
+    /// order, of every key so far (not only the new ones) that maps to one of Switchboard's own variables: the list
+    /// passed last time, extended.
     mutating func check(_ definitions: [Definition], from start: Int, reservedKeys: [Int]) {
         precondition(start == checked, "keys are checked in order, each once")
+        assert(nextReserved == 0 || reservedKeys[nextReserved - 1] < start, "reservedKeys is the whole list so far")
         checked = definitions.count
-        // Room for every key at once when they are checked together; file by file, the tables grow as usual.
-        if start == 0 {
-            seen.reserveCapacity(definitions.count)
-            if checksVariables { variables.reserveCapacity(definitions.count) }
-        }
         // By index, reading fields in place: iterating the definitions would copy each one.
         for index in start..<definitions.count {
             let key = definitions[index].key

@@ -70,7 +70,7 @@ package enum KeySyntax {
         // No reserved name has `__`, so only a key without a dot can be one, or one with the `TEST_` prefix.
         // (Compared byte by byte, ignoring ASCII case: no other character lowercases to these letters, and this
         // runs for every key of every load.)
-        guard !key.utf8.contains(UInt8(ascii: ".")) || key.utf8.prefix(4).map({ $0 | 0x20 }).elementsEqual("test".utf8)
+        guard !key.utf8.contains(UInt8(ascii: ".")) || key.utf8.prefix(4).lazy.map({ $0 | 0x20 }).elementsEqual("test".utf8)
         else { return nil }
         let variable = KeySyntax.environmentVariable(for: key)
         return isReserved(variable) ? variable : nil
