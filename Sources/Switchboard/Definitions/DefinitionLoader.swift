@@ -39,8 +39,8 @@ public struct LoadError: Error, Sendable, CustomStringConvertible {
 /// A directory load reads every `*.yaml` and `*.yml` file below the directory (and flagd's `*.flagd.json`), in
 /// byte order of their relative paths, skipping hidden folders, `environments/` (override files) and
 /// `*.overrides.yaml` files. Files named `*.flagd.yaml`, `*.flagd.yml` or `*.flagd.json` are read in flagd's format.
-/// The files are read and parsed on every core and joined in that order as they come: the
-/// registry and the diagnostics are the same whatever the number of cores.
+/// The files are read and parsed on every core and joined in that order as they come: the registry and the
+/// diagnostics are the same whatever the number of cores.
 public enum DefinitionLoader {
     /// Loads every definitions file below a directory.
     ///
