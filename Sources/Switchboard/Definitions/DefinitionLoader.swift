@@ -72,7 +72,10 @@ public enum DefinitionLoader {
 
     /// Reads and parses the files at `paths` on up to `workers` threads, joining them in path order as they come.
     static func load(paths: [String], today: Day, now: Double?, workers: Int) -> LoadReport {
-        let sizes = paths.map { FileFingerprint(path: $0).map { Int($0.size) } ?? 0 }
+        let sizes = paths.map { path in
+            var status = stat()
+            return stat(path, &status) == 0 ? Int(status.st_size) : 0
+        }
         let joiner = FileJoiner(totalBytes: sizes.reduce(0, +))
         eachFile(paths.count, workers: workers) { index in
             let result = FileManager.default.contents(atPath: paths[index]).map {
