@@ -57,7 +57,10 @@ public final class FlagServer: Sendable {
         access = AccessControl(adminToken: configuration.adminToken, readToken: configuration.readToken,
                                accessFile: configuration.accessFile, metrics: metrics, logger: logger,
                                makeIdentity: { [metrics] settings in
-            OIDCSignIn(settings: settings, metrics: metrics, logger: logger)
+            OIDCSignIn(settings: settings,
+                       provider: IdentityProvider(issuer: settings.issuer,
+                                                  refreshInterval: configuration.identityKeysRefreshInterval),
+                       metrics: metrics, logger: logger)
         })
         feed = ChangeFeed(board: board, access: access, metrics: metrics, logger: logger,
                           heartbeat: configuration.heartbeatInterval)

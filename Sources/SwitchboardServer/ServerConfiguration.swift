@@ -45,6 +45,9 @@ public struct ServerConfiguration: Sendable {
     /// The most connections served at once; one past it is answered 503 with `Retry-After` and closed. The
     /// server never allows more than the open-files limit leaves room for (``DescriptorLimit/connectionCap(for:)``).
     public var maxConnections: Int = ServerConfiguration.defaultMaxConnections
+    /// How long after reading the identity provider's keys the server waits before it may read them again (for a
+    /// token signed by a key it does not know). Five seconds; tests set it to make either side of it certain.
+    package var identityKeysRefreshInterval: Duration = IdentityProvider.defaultRefreshInterval
 
     /// The default body limit: 64 KiB, far above any evaluation context or override value.
     public static let defaultMaxBodyBytes = 64 * 1024

@@ -58,7 +58,10 @@ final class IdentityProvider: Sendable {
     /// The most a response of the provider may hold.
     static let maxResponseBytes = 1 << 20
 
-    init(issuer: URL, refreshInterval: Duration = .seconds(5), client: HTTPClient = .shared) {
+    /// How long after a read the keys may be read again: five seconds.
+    static let defaultRefreshInterval: Duration = .seconds(5)
+
+    init(issuer: URL, refreshInterval: Duration = defaultRefreshInterval, client: HTTPClient = .shared) {
         self.issuer = issuer
         self.refreshInterval = refreshInterval
         self.client = client
