@@ -137,14 +137,19 @@ import Testing
         }
     }
 
+    /// A token accepted (the keys read once), then the provider's keys rotated to `key-2`: a token of the new key.
+    private func acceptOneTokenThenRotate(_ provider: TestIdentityProvider, _ client: TestClient) async throws -> String {
+        let first = try await provider.token(provider.claims())
+        #expect(try await send(client, bearer: first).status == .ok)
+        #expect(provider.jwksFetches == 1)
+        provider.rotate(to: "key-2")
+        return try await provider.token(provider.claims(email: "bo@example.com"))
+    }
+
     // An hour between reads: however slow the machine, the keys are not read again within this test.
     @Test func doesNotReadTheKeysAgainSoonAfterReadingThem() async throws {
         try await withServer(keysRefreshInterval: .seconds(3600)) { provider, server, client in
-            let first = try await provider.token(provider.claims())
-            #expect(try await send(client, bearer: first).status == .ok)
-            #expect(provider.jwksFetches == 1)
-            provider.rotate(to: "key-2")
-            let rotated = try await provider.token(provider.claims(email: "bo@example.com"))
+            let rotated = try await acceptOneTokenThenRotate(provider, client)
             // The keys were read a moment ago: the server does not read them again yet, whatever kid it sees.
             let early = try await send(client, bearer: rotated)
             #expect(early.status == .forbidden)
@@ -158,11 +163,7 @@ import Testing
 
     @Test func followsTheProviderWhenItRotatesItsKeys() async throws {
         try await withServer(keysRefreshInterval: .milliseconds(200)) { provider, server, client in
-            let first = try await provider.token(provider.claims())
-            #expect(try await send(client, bearer: first).status == .ok)
-            #expect(provider.jwksFetches == 1)
-            provider.rotate(to: "key-2")
-            let rotated = try await provider.token(provider.claims(email: "bo@example.com"))
+            let rotated = try await acceptOneTokenThenRotate(provider, client)
             // Once the interval has passed, a token of the new key makes the server read the keys again. A sleep
             // is a lower bound on the time passed, however slow the machine; the token is sent once, as a refused
             // one would count against this client's failed attempts.
