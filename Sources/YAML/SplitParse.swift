@@ -11,13 +11,20 @@ extension YAMLParser {
         /// Receives each entry of a split mapping, on one of two threads (`worker` is 0 or 1); `position` numbers
         /// the entries of all split mappings in source order, so the receiver can put them back in order.
         public var receive: @Sendable (_ worker: Int, _ position: Int, _ key: String, _ entry: Node.Pair) -> Void
+        /// Offered each entry (but a duplicate key's) as its events before any node is built, on the thread that
+        /// would build it: `true` when it took the entry from them, and then `receive` does not get it. An entry
+        /// with a mistake YAML reports (a key written twice in it, a tag) must be left to `receive`: only building it
+        /// reports the mistake.
+        public var read: (@Sendable (_ worker: Int, _ position: Int, _ key: String, _ entry: SplitEntry) -> Bool)?
 
         /// Creates the hooks.
         public init(
             shouldSplit: @escaping (_ key: String, _ earlierPairs: [Node.Pair]) -> Bool,
+            read: (@Sendable (_ worker: Int, _ position: Int, _ key: String, _ entry: SplitEntry) -> Bool)? = nil,
             receive: @escaping @Sendable (_ worker: Int, _ position: Int, _ key: String, _ entry: Node.Pair) -> Void
         ) {
             self.shouldSplit = shouldSplit
+            self.read = read
             self.receive = receive
         }
     }
@@ -30,14 +37,104 @@ extension YAMLParser {
     /// The result is exactly what ``parse(_:file:limits:)`` gives, problem for problem, or `nil` when the
     /// document needs to be read in one piece: an anchor or alias, a tag or a non-scalar key on a split mapping,
     /// or any error that stops parsing. On `nil`, drop whatever `receive` got and call ``parse(_:file:limits:)``.
+    ///
+    /// With `threads` 1 the entries are built on the calling thread once the scan is done (worker 0): for a small
+    /// document, where a second thread costs more than it saves but `splitting.read` can still spare the nodes.
     public static func parse(
-        _ bytes: [UInt8], file: String, limits: Limits = Limits(), splitting: Splitting
+        _ bytes: [UInt8], file: String, limits: Limits = Limits(), splitting: Splitting, threads: Int = 2
     ) -> YAMLDocument? {
         if checkEncoding(bytes, file: file) != nil { return nil }
         return bytes.withUnsafeBufferPointer { buffer in
             var builder = TreeBuilder(file: file, limits: limits)
-            return builder.runSplitting(buffer, splitting)
+            return builder.runSplitting(buffer, splitting, threads: threads)
         }
+    }
+}
+
+/// One entry of a split mapping (its key, then its value) as libyaml's events, for ``YAMLParser/Splitting/read``:
+/// what a reader that needs no tree can take instead of nodes. Valid only during the call it is passed to.
+///
+/// An entry holds no anchor and no alias (those are read in one piece); a collection's end follows its items.
+public struct SplitEntry {
+    /// What an event is.
+    public enum Kind: Sendable {
+        /// A scalar.
+        case scalar
+        /// The start of a sequence, whose items follow until its ``sequenceEnd``.
+        case sequenceStart
+        /// The end of a sequence.
+        case sequenceEnd
+        /// The start of a mapping, whose keys and values follow until its ``mappingEnd``.
+        case mappingStart
+        /// The end of a mapping.
+        case mappingEnd
+    }
+
+    let events: UnsafeBufferPointer<SplitBatch.Event>
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// The file's name, for locations.
+    let file: String
+
+    /// The number of events.
+    public var count: Int { events.count }
+
+    /// What the event at `index` is.
+    public func kind(at index: Int) -> Kind {
+        switch yaml_event_type_t(rawValue: UInt32(events[index].type)) {
+        case YAML_SCALAR_EVENT: .scalar
+        case YAML_SEQUENCE_START_EVENT: .sequenceStart
+        case YAML_SEQUENCE_END_EVENT: .sequenceEnd
+        case YAML_MAPPING_START_EVENT: .mappingStart
+        default: .mappingEnd
+        }
+    }
+
+    /// Whether the event at `index` (a scalar or a collection's start) has an explicit tag.
+    public func hasTag(at index: Int) -> Bool { events[index].tag >= 0 }
+
+    /// Where the node the event at `index` starts is written.
+    public func location(at index: Int) -> SourceLocation {
+        SourceLocation(file: file, line: Int(events[index].line) + 1, column: Int(events[index].column) + 1)
+    }
+
+    /// The text of the scalar at `index`, as ``Scalar/text`` has it.
+    public func text(at index: Int) -> String {
+        String(decoding: scalarBytes(at: index), as: UTF8.self)
+    }
+
+    /// The scalar at `index`, typed as the tree has it when it has no tag.
+    public func scalar(at index: Int) -> Scalar {
+        let value = scalarBytes(at: index)
+        let style: Scalar.Style = switch yaml_scalar_style_t(rawValue: UInt32(events[index].style)) {
+        case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted
+        case YAML_DOUBLE_QUOTED_SCALAR_STYLE: .doubleQuoted
+        case YAML_LITERAL_SCALAR_STYLE: .literal
+        case YAML_FOLDED_SCALAR_STYLE: .folded
+        default: .plain
+        }
+        let text = String(decoding: value, as: UTF8.self)
+        return Scalar(text: text, style: style, value: style == .plain ? Scalar.Value.resolve(plainBytes: value) : .string)
+    }
+
+    /// The index just past the node that starts at `index`: `index + 1` for a scalar, past its end for a collection.
+    public func end(ofNodeAt index: Int) -> Int {
+        var depth = 0
+        var position = index
+        repeat {
+            switch kind(at: position) {
+            case .sequenceStart, .mappingStart: depth += 1
+            case .sequenceEnd, .mappingEnd: depth -= 1
+            case .scalar: break
+            }
+            position += 1
+        } while depth > 0 && position < count
+        return position
+    }
+
+    private func scalarBytes(at index: Int) -> UnsafeBufferPointer<UInt8> {
+        let event = events[index]
+        guard event.length > 0, let base = bytes.baseAddress else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: base + Int(event.value), count: Int(event.length))
     }
 }
 
@@ -45,7 +142,7 @@ extension YAMLParser {
 /// goes (as a plain scan does) and keeps copies whose scalar and tag bytes live in the batch's own ``bytes``, so
 /// the thread that builds the batch frees nothing the scanning thread allocated but the batch itself: two
 /// threads freeing each other's memory would contend for the allocator's lock.
-private struct SplitBatch: Sendable {
+struct SplitBatch: Sendable {
     /// What ``TreeBuilder/handle(_:)`` reads of an event, in 24 bytes instead of libyaml's struct: the copies are
     /// written on the scanning thread, which is the one to keep fast.
     struct Event {
@@ -157,11 +254,13 @@ private final class SplitPool: Sendable {
     private let file: String
     private let limits: YAMLParser.Limits
     private let receive: @Sendable (Int, Int, String, Node.Pair) -> Void
+    private let read: (@Sendable (Int, Int, String, SplitEntry) -> Bool)?
 
-    init(file: String, limits: YAMLParser.Limits, receive: @escaping @Sendable (Int, Int, String, Node.Pair) -> Void) {
+    init(file: String, limits: YAMLParser.Limits, splitting: YAMLParser.Splitting) {
         self.file = file
         self.limits = limits
-        self.receive = receive
+        self.receive = splitting.receive
+        self.read = splitting.read
     }
 
     /// Starts the second worker.
@@ -229,8 +328,17 @@ private final class SplitPool: Sendable {
                 // batch with no bytes has no base address, and then no event points into it.
                 let base = bytes.baseAddress.map(UnsafeMutablePointer.init(mutating:))
                     ?? UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
-                for entry in batch.entries where !failed {
-                    build(entry, of: batch, base: base, worker: worker, builder: &builder)
+                batch.events.withUnsafeBufferPointer { events in
+                    for entry in batch.entries where !failed {
+                        if !entry.isDuplicate, let read,
+                           read(worker, entry.position, entry.parent, SplitEntry(
+                               events: UnsafeBufferPointer(rebasing: events[entry.events]), bytes: bytes,
+                               file: builder.file))
+                        {
+                            continue
+                        }
+                        build(entry, of: batch, base: base, worker: worker, builder: &builder)
+                    }
                 }
                 if bytes.baseAddress == nil { base.deallocate() }
             }
@@ -262,7 +370,7 @@ private final class SplitPool: Sendable {
 
 extension TreeBuilder {
     /// ``run(_:)`` with the entries of split mappings built on two threads; `nil` to fall back to ``run(_:)``.
-    mutating func runSplitting(_ buffer: UnsafeBufferPointer<UInt8>, _ splitting: YAMLParser.Splitting)
+    mutating func runSplitting(_ buffer: UnsafeBufferPointer<UInt8>, _ splitting: YAMLParser.Splitting, threads: Int)
         -> YAMLDocument?
     {
         var parser = yaml_parser_t()
@@ -270,8 +378,9 @@ extension TreeBuilder {
         defer { yaml_parser_delete(&parser) }
         yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
 
-        let pool = SplitPool(file: file, limits: limits, receive: splitting.receive)
-        pool.start()
+        let pool = SplitPool(file: file, limits: limits, splitting: splitting)
+        // With one thread the batches wait in the pool, and `finish` builds them all here.
+        if threads > 1 { pool.start() }
         // The entry being collected (from `entryStart` in the batch), and the sizes of its open collections (to
         // count nodes as `add` does).
         var entryStart = 0
@@ -383,6 +492,9 @@ extension TreeBuilder {
                    splitting.shouldSplit(splitKey, earlier)
                 {
                     stack[1].detachedUnder = splitKey
+                    // Room for an entry per 128 bytes of the file (a definition takes more): growing the table
+                    // hashed every key again each time.
+                    stack[1].detachedKeys.reserveCapacity(Swift.min(buffer.count / 128, 1 << 16))
                 }
             }
         }

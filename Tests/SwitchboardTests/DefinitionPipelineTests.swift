@@ -41,8 +41,8 @@ struct DefinitionPipelineTests {
     func sameAsOnePiece() {
         let bytes = Array(Self.file(count: 4000).utf8)
         let today = Day("2026-11-22")!
-        let split = DefinitionPipeline.parse(bytes, file: "flags/shop.yaml", today: today, concurrent: true)
-        let whole = DefinitionPipeline.parse(bytes, file: "flags/shop.yaml", today: today, concurrent: false)
+        let split = DefinitionPipeline.parse(bytes, file: "flags/shop.yaml", today: today, reading: .entries(threads: 2))
+        let whole = DefinitionPipeline.parse(bytes, file: "flags/shop.yaml", today: today, reading: .inOnePiece)
         #expect(!whole.definitions.isEmpty && !whole.diagnostics.isEmpty)
         #expect(Self.summary(split) == Self.summary(whole))
     }
@@ -61,8 +61,8 @@ struct DefinitionPipelineTests {
                 + "preferences: !!map\n  on-0: { type: bool, default: true }\n",
         ] {
             let bytes = Array(text.utf8)
-            let split = DefinitionPipeline.parse(bytes, file: "f.yaml", today: today, concurrent: true)
-            let whole = DefinitionPipeline.parse(bytes, file: "f.yaml", today: today, concurrent: false)
+            let split = DefinitionPipeline.parse(bytes, file: "f.yaml", today: today, reading: .entries(threads: 2))
+            let whole = DefinitionPipeline.parse(bytes, file: "f.yaml", today: today, reading: .inOnePiece)
             #expect(Self.summary(split) == Self.summary(whole))
         }
     }
@@ -73,7 +73,7 @@ struct DefinitionPipelineTests {
         #expect(bytes.count >= DefinitionPipeline.concurrencyThreshold)
         let today = Day("2026-11-22")!
         let report = DefinitionLoader.load(sources: [("flags/shop.yaml", bytes)], today: today)
-        let whole = DefinitionPipeline.parse(bytes, file: "flags/shop.yaml", today: today, concurrent: false)
+        let whole = DefinitionPipeline.parse(bytes, file: "flags/shop.yaml", today: today, reading: .inOnePiece)
         #expect(report.registry.definitions.map(\.key) == whole.definitions.map(\.key))
         #expect(report.diagnostics.map(\.description) == Diagnostic.sorted(whole.diagnostics).map(\.description))
         #expect(report.hasErrors)

@@ -34,7 +34,7 @@ struct SplitParseTests {
     /// `workers` then says who did.
     static func splitParse(
         _ text: String, splitting keys: Set<String> = ["flags", "preferences"], bothWorkers: Bool = false,
-        workers: ((Set<Int>) -> Void)? = nil
+        threads: Int = 2, workers: ((Set<Int>) -> Void)? = nil
     ) -> YAMLDocument? {
         let collected = Collected()
         let splitting = YAMLParser.Splitting(
@@ -48,7 +48,9 @@ struct SplitParseTests {
                 collected.workers.withLock { _ = $0.insert(worker) }
                 collected.entries.withLock { $0.append((position, key, entry)) }
             })
-        guard var document = YAMLParser.parse(Array(text.utf8), file: "big.yaml", splitting: splitting) else {
+        guard var document = YAMLParser.parse(Array(text.utf8), file: "big.yaml", splitting: splitting,
+                                              threads: threads)
+        else {
             return nil
         }
         let entries = collected.entries.withLock { $0 }.sorted { $0.position < $1.position }
@@ -69,14 +71,20 @@ struct SplitParseTests {
     }
 
     static func expectSame(
-        _ text: String, bothWorkers: Bool = false, sourceLocation: Testing.SourceLocation = #_sourceLocation
+        _ text: String, bothWorkers: Bool = false, threads: Int = 2,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) throws {
         let whole = YAMLParser.parse(Array(text.utf8), file: "big.yaml")
         let took = Locked<Set<Int>>([])
-        let parsed = splitParse(text, bothWorkers: bothWorkers) { workers in took.withLock { $0 = workers } }
+        let parsed = splitParse(text, bothWorkers: bothWorkers, threads: threads) { workers in
+            took.withLock { $0 = workers }
+        }
         let split = try #require(parsed, sourceLocation: sourceLocation)
         if bothWorkers {
             #expect(took.withLock { $0 } == [0, 1], "both workers received entries", sourceLocation: sourceLocation)
+        }
+        if threads == 1 {
+            #expect(took.withLock { $0 }.isSubset(of: [0]), "one worker only", sourceLocation: sourceLocation)
         }
         #expect(split.problems.map(\.description) == whole.problems.map(\.description), sourceLocation: sourceLocation)
         #expect(split.root.map(render) == whole.root.map(render), sourceLocation: sourceLocation)
@@ -113,6 +121,8 @@ struct SplitParseTests {
         try Self.expectSame(Self.bigDocument())
         // The calling thread's worker waits for the second one here, so both surely build entries.
         try Self.expectSame(Self.bigDocument(entries: 20_000), bothWorkers: true)
+        // On one thread, the calling one, once the scan is done.
+        try Self.expectSame(Self.bigDocument(), threads: 1)
     }
 
     @Test("split mappings anywhere among the top-level keys, or none at all")

@@ -52,6 +52,11 @@ struct DefinitionParser {
         if !segments.isEmpty { self.segments += other.segments[segments] }
     }
 
+    /// Appends a definition read elsewhere (see ``plainDefinition(_:kind:namespace:)``).
+    mutating func append(_ definition: consuming Definition) {
+        definitions.append(definition)
+    }
+
     /// Removes and returns the definition read last, if any.
     mutating func takeLastDefinition() -> Definition? {
         definitions.popLast()
@@ -158,16 +163,7 @@ struct DefinitionParser {
             error(entry.key, "invalid key '\(localKey)'", hint: KeySyntax.hint(for: localKey))
             return nil
         }
-        let key: String
-        if let namespace {
-            var joined = namespace
-            joined.reserveCapacity(namespace.utf8.count + 1 + localKey.utf8.count)
-            joined += "."
-            joined += localKey
-            key = joined
-        } else {
-            key = localKey
-        }
+        let key = Self.fullKey(localKey, namespace: namespace)
         guard let fields = entry.value.pairs else {
             error(entry.value, "the definition of \(key) must be a mapping of fields, found \(entry.value.kindDescription)",
                   hint: "write at least `type:` and `default:` below the key")
@@ -250,6 +246,16 @@ struct DefinitionParser {
         }
         guard errorCount == errorsBefore else { return nil }
         return definition
+    }
+
+    /// A key as written in a file, with the file's namespace before it.
+    static func fullKey(_ localKey: String, namespace: String?) -> String {
+        guard let namespace else { return localKey }
+        var joined = namespace
+        joined.reserveCapacity(namespace.utf8.count + 1 + localKey.utf8.count)
+        joined += "."
+        joined += localKey
+        return joined
     }
 
     /// Reads `default`; with variants it names one. A default naming a variant whose value was refused

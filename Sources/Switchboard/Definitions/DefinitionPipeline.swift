@@ -1,21 +1,38 @@
 import Locking
 import YAML
 
-/// Reads a large definitions file on two cores: while libyaml scans on the calling thread, the entries of
-/// `flags:` and `preferences:` are built and checked on a second thread (and on this one once the scan is done).
-/// The result is the same, diagnostic for diagnostic, as reading the whole document first; a test holds the two
-/// paths to that.
+/// Reads a definitions file entry by entry: the entries of `flags:` and `preferences:` are split off the document
+/// as libyaml scans it, each plain one is read straight from its events (``DefinitionParser/plainDefinition(_:kind:namespace:)``)
+/// and the others are built as nodes and read as the document is. A large file is read on two cores: while libyaml
+/// scans on the calling thread, the entries are read on a second thread (and on this one once the scan is done).
+/// The result is the same, diagnostic for diagnostic, as reading the whole document first; tests hold the paths
+/// to that.
 ///
 /// Entries are split off only when their namespace is known when they start (a file that writes `namespace:`
-/// first, as every example does); otherwise, and for anything ``YAMLParser/parse(_:file:limits:splitting:)``
+/// first, as every example does); otherwise, and for anything ``YAMLParser/parse(_:file:limits:splitting:threads:)``
 /// leaves to a one-piece parse, the file is read in one piece.
 enum DefinitionPipeline {
     /// Files at least this large are read on two threads; below it, the handoff costs more than it saves.
     static let concurrencyThreshold = 128 * 1024
 
-    /// The definitions, diagnostics and segments of one file. `concurrent` overrides the size rule, for tests.
-    static func parse(_ bytes: [UInt8], file: String, today: Day, concurrent: Bool? = nil) -> DefinitionParser {
-        if concurrent ?? (bytes.count >= concurrencyThreshold), let split = parseSplit(bytes, file: file, today: today) {
+    /// How a file is read: by its size, or (for tests) one way.
+    enum Reading {
+        /// Entry by entry, on two threads from ``concurrencyThreshold`` bytes on.
+        case automatic
+        /// The whole document's nodes first, then the definitions from them.
+        case inOnePiece
+        /// Entry by entry, on this many threads.
+        case entries(threads: Int)
+    }
+
+    /// The definitions, diagnostics and segments of one file.
+    static func parse(_ bytes: [UInt8], file: String, today: Day, reading: Reading = .automatic) -> DefinitionParser {
+        let threads: Int? = switch reading {
+        case .automatic: bytes.count >= concurrencyThreshold ? 2 : 1
+        case .inOnePiece: nil
+        case .entries(let threads): threads
+        }
+        if let threads, let split = parseSplit(bytes, file: file, today: today, threads: threads) {
             return split
         }
         var parser = DefinitionParser(file: file, today: today)
@@ -23,8 +40,8 @@ enum DefinitionPipeline {
         return parser
     }
 
-    private static func parseSplit(_ bytes: [UInt8], file: String, today: Day) -> DefinitionParser? {
-        let workers = Workers(file: file, today: today)
+    private static func parseSplit(_ bytes: [UInt8], file: String, today: Day, threads: Int) -> DefinitionParser? {
+        let workers = Workers(file: file, today: today, threads: threads)
         let namespaces = Namespaces()
         var attachedDefinitions = false
         let splitting = YAMLParser.Splitting(
@@ -38,12 +55,19 @@ enum DefinitionPipeline {
                 namespaces.byKey.withLock { $0[key] = .some(namespace) }
                 return true
             },
+            read: { worker, position, key, entry in
+                let namespace = namespaces.byKey.withLock { $0[key] ?? nil }
+                return workers.read(entry, worker: worker, position: position,
+                                    kind: key == "flags" ? .flag : .preference, namespace: namespace)
+            },
             receive: { worker, position, key, entry in
                 let namespace = namespaces.byKey.withLock { $0[key] ?? nil }
                 workers.parse(entry, worker: worker, position: position, kind: key == "flags" ? .flag : .preference,
                               namespace: namespace)
             })
-        guard let document = YAMLParser.parse(bytes, file: file, splitting: splitting) else { return nil }
+        guard let document = YAMLParser.parse(bytes, file: file, splitting: splitting, threads: threads) else {
+            return nil
+        }
         let detached = Set(namespaces.byKey.withLock { $0.keys })
         // Definitions keep file order: a flags/preferences mapping left in the document (one with a tag or an
         // anchor never reaches `shouldSplit`) after a split one would be read out of order.
@@ -93,14 +117,19 @@ enum DefinitionPipeline {
         }
 
         let workers: [Worker]
+        /// Whether one worker reads every entry, in order: then its parser keeps what they give, in order, and
+        /// there are no outputs to put back in order (each would move a definition twice more).
+        let inOrder: Bool
 
-        init(file: String, today: Day) {
+        init(file: String, today: Day, threads: Int) {
             workers = [Worker(parser: DefinitionParser(file: file, today: today)),
                        Worker(parser: DefinitionParser(file: file, today: today))]
+            inOrder = threads == 1
         }
 
         func parse(_ entry: Node.Pair, worker index: Int, position: Int, kind: Definition.Kind, namespace: String?) {
             let worker = workers[index]
+            if inOrder { return worker.parser.parseDefinition(entry, kind: kind, namespace: namespace) }
             let before = (worker.parser.diagnostics.count, worker.parser.segments.count, worker.parser.definitions.count)
             worker.parser.parseDefinition(entry, kind: kind, namespace: namespace)
             // An entry gives one definition, or none when it has errors.
@@ -111,8 +140,32 @@ enum DefinitionPipeline {
                 segments: before.1..<worker.parser.segments.count))
         }
 
+        /// Reads a plain entry from its events; false, having read nothing, when it is not plain.
+        func read(_ entry: SplitEntry, worker index: Int, position: Int, kind: Definition.Kind, namespace: String?)
+            -> Bool
+        {
+            let worker = workers[index]
+            guard let definition = worker.parser.plainDefinition(entry, kind: kind, namespace: namespace) else {
+                return false
+            }
+            if inOrder {
+                worker.parser.append(definition)
+                return true
+            }
+            let (diagnostics, segments) = (worker.parser.diagnostics.count, worker.parser.segments.count)
+            worker.outputs.append(Output(position: position, definition: definition,
+                                         diagnostics: diagnostics..<diagnostics, segments: segments..<segments))
+            return true
+        }
+
         /// Appends every entry's results to `parser`, in source order, moving the definitions rather than copying.
         func merge(into parser: inout DefinitionParser) {
+            if inOrder {
+                let worker = workers[0]
+                parser.absorb(worker.parser, diagnostics: worker.parser.diagnostics.indices,
+                              segments: worker.parser.segments.indices)
+                return parser.absorb(definitions: worker.parser.takeDefinitions())
+            }
             var order: [(worker: Int, index: Int, position: Int)] = []
             order.reserveCapacity(workers[0].outputs.count + workers[1].outputs.count)
             for (number, worker) in workers.enumerated() {

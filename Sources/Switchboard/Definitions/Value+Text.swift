@@ -42,6 +42,48 @@ extension Value {
         return typed(Value(node: node), as: type)
     }
 
+    /// Converts the node that starts at event `index` of an entry, as ``from(_:as:)`` converts a node; `nil` when
+    /// the node has a tag, a key that is not a scalar, or a key written twice (mistakes only its tree reports).
+    static func from(_ entry: SplitEntry, at index: Int, as type: ValueType) -> Result<Value, ValueProblem>? {
+        guard !entry.hasTag(at: index) else { return nil }
+        if entry.kind(at: index) == .scalar { return from(entry.scalar(at: index), as: type) }
+        var end = index
+        return Value(entry, at: index, end: &end).map { typed($0, as: type) }
+    }
+
+    /// The value of the untagged node at `index`, as ``init(node:)`` gives it, with `end` set past the node.
+    private init?(_ entry: SplitEntry, at index: Int, end: inout Int) {
+        switch entry.kind(at: index) {
+        case .scalar:
+            end = index + 1
+            self.init(scalar: entry.scalar(at: index))
+        case .sequenceStart:
+            var items: [Value] = []
+            var item = index + 1
+            while entry.kind(at: item) != .sequenceEnd {
+                guard !entry.hasTag(at: item), let value = Value(entry, at: item, end: &item) else { return nil }
+                items.append(value)
+            }
+            end = item + 1
+            self = .list(items)
+        case .mappingStart:
+            var members: [String: Value] = [:]
+            var item = index + 1
+            while entry.kind(at: item) != .mappingEnd {
+                guard entry.kind(at: item) == .scalar, !entry.hasTag(at: item), !entry.hasTag(at: item + 1) else {
+                    return nil
+                }
+                let key = entry.text(at: item)
+                guard members[key] == nil, let value = Value(entry, at: item + 1, end: &item) else { return nil }
+                members[key] = value
+            }
+            end = item + 1
+            self = .object(members)
+        case .sequenceEnd, .mappingEnd:
+            return nil
+        }
+    }
+
     /// Converts a scalar to a value of a declared type, as ``from(_:as:)`` converts a node.
     static func from(_ scalar: Scalar, as type: ValueType) -> Result<Value, ValueProblem> {
         guard type == .string else { return typed(Value(scalar: scalar), as: type) }
