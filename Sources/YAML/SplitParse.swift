@@ -38,8 +38,9 @@ extension YAMLParser {
     /// document needs to be read in one piece: an anchor or alias, a tag or a non-scalar key on a split mapping,
     /// or any error that stops parsing. On `nil`, drop whatever `receive` got and call ``parse(_:file:limits:)``.
     ///
-    /// With `threads` 1 the entries are built on the calling thread once the scan is done (worker 0): for a small
-    /// document, where a second thread costs more than it saves but `splitting.read` can still spare the nodes.
+    /// With `threads` 1 the entries are built on the calling thread (worker 0), a batch at a time as the scan goes:
+    /// for a small document, where a second thread costs more than it saves but `splitting.read` can still spare
+    /// the nodes.
     public static func parse(
         _ bytes: [UInt8], file: String, limits: Limits = Limits(), splitting: Splitting, threads: Int = 2
     ) -> YAMLDocument? {
@@ -202,6 +203,13 @@ struct SplitBatch: Sendable {
         return true
     }
 
+    /// Empties the batch, keeping its storage for the next one.
+    mutating func removeAll() {
+        events.removeAll(keepingCapacity: true)
+        entries.removeAll(keepingCapacity: true)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
     /// The length of a NUL-terminated string.
     private static func length(of text: UnsafeMutablePointer<UInt8>) -> Int {
         var count = 0
@@ -317,31 +325,38 @@ private final class SplitPool: Sendable {
         }
     }
 
+    /// A builder for one worker, emptied for each entry so its storage is reused. Its own copy of the file name:
+    /// every node holds one, and two threads counting references to the same string would contend.
+    func makeBuilder() -> TreeBuilder {
+        TreeBuilder(file: String(decoding: Array(file.utf8), as: UTF8.self), limits: limits)
+    }
+
     /// Builds batches until the pool is closed and empty.
     private func drain(worker: Int) {
-        // A builder per worker, emptied for each entry so its storage is reused. Its own copy of the file name:
-        // every node holds one, and two threads counting references to the same string would contend.
-        var builder = TreeBuilder(file: String(decoding: Array(file.utf8), as: UTF8.self), limits: limits)
-        while let batch = next() {
-            batch.bytes.withUnsafeBufferPointer { bytes in
-                // libyaml's struct wants mutable pointers; ``TreeBuilder/handle(_:)`` only reads through them. A
-                // batch with no bytes has no base address, and then no event points into it.
-                let base = bytes.baseAddress.map(UnsafeMutablePointer.init(mutating:))
-                    ?? UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
-                batch.events.withUnsafeBufferPointer { events in
-                    for entry in batch.entries where !failed {
-                        if !entry.isDuplicate, let read,
-                           read(worker, entry.position, entry.parent, SplitEntry(
-                               events: UnsafeBufferPointer(rebasing: events[entry.events]), bytes: bytes,
-                               file: builder.file))
-                        {
-                            continue
-                        }
-                        build(entry, of: batch, base: base, worker: worker, builder: &builder)
+        var builder = makeBuilder()
+        while let batch = next() { build(batch, worker: worker, builder: &builder) }
+    }
+
+    /// Builds (or offers to `read`) each entry of a batch, in order, unless the pool failed.
+    func build(_ batch: SplitBatch, worker: Int, builder: inout TreeBuilder) {
+        batch.bytes.withUnsafeBufferPointer { bytes in
+            // libyaml's struct wants mutable pointers; ``TreeBuilder/handle(_:)`` only reads through them. A
+            // batch with no bytes has no base address, and then no event points into it.
+            let base = bytes.baseAddress.map(UnsafeMutablePointer.init(mutating:))
+                ?? UnsafeMutablePointer<UInt8>.allocate(capacity: 0)
+            batch.events.withUnsafeBufferPointer { events in
+                for entry in batch.entries where !failed {
+                    if !entry.isDuplicate, let read,
+                       read(worker, entry.position, entry.parent, SplitEntry(
+                           events: UnsafeBufferPointer(rebasing: events[entry.events]), bytes: bytes,
+                           file: builder.file))
+                    {
+                        continue
                     }
+                    build(entry, of: batch, base: base, worker: worker, builder: &builder)
                 }
-                if bytes.baseAddress == nil { base.deallocate() }
             }
+            if bytes.baseAddress == nil { base.deallocate() }
         }
     }
 
@@ -379,7 +394,8 @@ extension TreeBuilder {
         yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
 
         let pool = SplitPool(file: file, limits: limits, splitting: splitting)
-        // With one thread the batches wait in the pool, and `finish` builds them all here.
+        // With one thread, this one builds each batch once it is full, and reuses its storage for the next.
+        var inlineBuilder = threads > 1 ? nil : pool.makeBuilder()
         if threads > 1 { pool.start() }
         // The entry being collected (from `entryStart` in the batch), and the sizes of its open collections (to
         // count nodes as `add` does).
@@ -389,6 +405,15 @@ extension TreeBuilder {
         var sizes: [Int] = []
         var position = 0
         var batch = SplitBatch()
+        func dispatch() {
+            if inlineBuilder != nil {
+                pool.build(batch, worker: 0, builder: &inlineBuilder!)
+                batch.removeAll()
+            } else {
+                pool.send(batch)
+                batch = SplitBatch()
+            }
+        }
         func fail(_ event: inout yaml_event_t) -> YAMLDocument? {
             yaml_event_delete(&event)
             pool.fail()
@@ -467,8 +492,7 @@ extension TreeBuilder {
                         position += 1
                         collecting = false
                         if batch.entries.count == SplitPool.batchSize {
-                            pool.send(batch)
-                            batch = SplitBatch()
+                            dispatch()
                             if pool.failed { return fail(&event) }
                         }
                     }
@@ -498,7 +522,7 @@ extension TreeBuilder {
                 }
             }
         }
-        pool.send(batch)
+        dispatch()
         let (failed, entryProblems) = pool.finish()
         if failed { return nil }
         problems += entryProblems

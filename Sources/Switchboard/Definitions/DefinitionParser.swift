@@ -52,6 +52,11 @@ struct DefinitionParser {
         if !segments.isEmpty { self.segments += other.segments[segments] }
     }
 
+    /// Makes room for `count` definitions.
+    mutating func reserve(definitions count: Int) {
+        definitions.reserveCapacity(count)
+    }
+
     /// Appends a definition read elsewhere (see ``plainDefinition(_:kind:namespace:)``).
     mutating func append(_ definition: consuming Definition) {
         definitions.append(definition)

@@ -41,7 +41,7 @@ enum DefinitionPipeline {
     }
 
     private static func parseSplit(_ bytes: [UInt8], file: String, today: Day, threads: Int) -> DefinitionParser? {
-        let workers = Workers(file: file, today: today, threads: threads)
+        let workers = Workers(file: file, today: today, threads: threads, bytes: bytes.count)
         let namespaces = Namespaces()
         var attachedDefinitions = false
         let splitting = YAMLParser.Splitting(
@@ -121,10 +121,14 @@ enum DefinitionPipeline {
         /// there are no outputs to put back in order (each would move a definition twice more).
         let inOrder: Bool
 
-        init(file: String, today: Day, threads: Int) {
+        /// Workers for a file of `bytes`.
+        init(file: String, today: Day, threads: Int, bytes: Int) {
             workers = [Worker(parser: DefinitionParser(file: file, today: today)),
                        Worker(parser: DefinitionParser(file: file, today: today))]
             inOrder = threads == 1
+            // Room for more definitions than the file can hold, in address space only (pages untouched are never
+            // backed): growing the array moved every definition into fresh memory each time.
+            if inOrder { workers[0].parser.reserve(definitions: bytes / 64) }
         }
 
         func parse(_ entry: Node.Pair, worker index: Int, position: Int, kind: Definition.Kind, namespace: String?) {
