@@ -25,6 +25,9 @@ struct SwitchboardCommand: AsyncParsableCommand {
 
     /// Runs the command line, with exit status 2 for usage errors (ArgumentParser's own would be 64).
     static func main() async {
+        if let directory = GlobalOptions.prefetchableDirectory(CommandLine.arguments.dropFirst()) {
+            DefinitionPrefetch.start(directory: directory)
+        }
         do {
             var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand {
@@ -63,7 +66,33 @@ extension SwitchboardCommand {
 /// Options every command shares.
 struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The definitions directory.", valueName: "dir"))
-    var flags: String = "flags"
+    var flags: String = Self.defaultFlags
+
+    /// The definitions directory when `--flags` is not given.
+    static let defaultFlags = "flags"
+
+    /// The one-shot commands that load the definitions and only read them: their load can begin before the
+    /// command line is parsed (``DefinitionPrefetch``).
+    static let prefetchingCommands: Set<String> = ["validate", "list", "get", "explain", "stale"]
+
+    /// The definitions directory `arguments` (without the program's name) will load, when they run one of the
+    /// ``prefetchingCommands``: the last `--flags` value, else ``defaultFlags``. A guess made before ArgumentParser
+    /// reads the line: when it is wrong, or the line is refused, the prefetch is only unused work.
+    static func prefetchableDirectory(_ arguments: ArraySlice<String>) -> String? {
+        guard let command = arguments.first, prefetchingCommands.contains(command),
+              !arguments.contains(where: { $0 == "--help" || $0 == "-h" || $0 == "--" })
+        else { return nil }
+        var directory = defaultFlags
+        var rest = arguments.dropFirst()
+        while let argument = rest.popFirst() {
+            if argument == "--flags", let value = rest.popFirst() {
+                directory = value
+            } else if argument.hasPrefix("--flags=") {
+                directory = String(argument.dropFirst("--flags=".count))
+            }
+        }
+        return directory
+    }
 
     @Option(name: .long, help: ArgumentHelp(
         "The runtime override store (default: $SWITCHBOARD_STATE, else .switchboard/overrides.json beside the definitions).",

@@ -49,6 +49,12 @@ public enum DefinitionLoader {
     ///   - today: the day `expires` is checked against.
     ///   - now: the time schedules are checked against, in seconds since the epoch (default: the clock's).
     public static func load(directory: String, today: Day = .today(), now: Double? = nil) -> LoadReport {
+        if let report = DefinitionPrefetch.take(directory: directory, today: today, now: now) { return report }
+        return read(directory: directory, today: today, now: now)
+    }
+
+    /// ``load(directory:today:now:)`` without looking for a prefetched load (``DefinitionPrefetch``).
+    static func read(directory: String, today: Day, now: Double?) -> LoadReport {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             let diagnostic = Diagnostic.error(
