@@ -19,18 +19,26 @@ struct DefinitionPrefetchTests {
         return folder
     }
 
+    static let today = Day("2026-11-27")!
+
+    /// A project with a prefetch of its definitions started.
+    static func started() -> (folder: TemporaryDirectory, directory: String) {
+        let folder = project()
+        DefinitionPrefetch.start(directory: folder.file("flags"), today: today)
+        return (folder, folder.file("flags"))
+    }
+
     static func summary(_ report: LoadReport) -> [String] {
         report.registry.keys + report.diagnostics.map(\.description)
     }
 
     @Test("the load of the prefetched directory gets the prefetched result, once")
     func answersOneLoad() throws {
-        let folder = Self.project()
-        let directory = folder.file("flags")
-        let today = Day("2026-11-27")!
-        DefinitionPrefetch.start(directory: directory, today: today)
+        let (folder, directory) = Self.started()
+        let today = Self.today
         let prefetched = try #require(DefinitionPrefetch.take(directory: directory, today: today, now: nil))
-        #expect(Self.summary(prefetched) == Self.summary(DefinitionLoader.read(directory: directory, today: today, now: nil)))
+        let read = DefinitionLoader.read(directory: directory, today: today, now: nil)
+        #expect(Self.summary(prefetched) == Self.summary(read))
         #expect(prefetched.registry.keys == ["shop.checkout"] && prefetched.hasErrors)
         #expect(DefinitionPrefetch.take(directory: directory, today: today, now: nil) == nil, "answered once")
 
@@ -38,14 +46,13 @@ struct DefinitionPrefetchTests {
         let loaded = DefinitionLoader.load(directory: directory, today: today)
         #expect(Self.summary(loaded) == Self.summary(prefetched))
         #expect(DefinitionPrefetch.take(directory: directory, today: today, now: nil) == nil, "the load took it")
+        withExtendedLifetime(folder) {}
     }
 
     @Test("a load of another directory, day or time reads for itself and leaves the prefetch")
-    func othersLeaveIt() throws {
-        let folder = Self.project()
-        let directory = folder.file("flags")
-        let today = Day("2026-11-27")!
-        DefinitionPrefetch.start(directory: directory, today: today)
+    func othersLeaveIt() {
+        let (folder, directory) = Self.started()
+        let today = Self.today
         #expect(DefinitionPrefetch.take(directory: folder.file("other"), today: today, now: nil) == nil)
         #expect(DefinitionPrefetch.take(directory: directory, today: Day("2026-11-28")!, now: nil) == nil)
         #expect(DefinitionPrefetch.take(directory: directory, today: today, now: 1_800_000_000) == nil)
