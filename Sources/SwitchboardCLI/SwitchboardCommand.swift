@@ -71,16 +71,18 @@ struct GlobalOptions: ParsableArguments {
     /// The definitions directory when `--flags` is not given.
     static let defaultFlags = "flags"
 
-    /// The one-shot commands that load the definitions and only read them: their load can begin before the
-    /// command line is parsed (``DefinitionPrefetch``).
-    static let prefetchingCommands: Set<String> = ["validate", "list", "get", "explain", "stale"]
+    /// The one-shot commands that only read the definitions and load them as ``DefinitionPrefetch`` does (at the
+    /// clock's time, with no board): their load can begin before the command line is parsed. `list`, `get` and
+    /// `explain` open a board, which loads at a time it reads from its clock, so a prefetch would go unused.
+    static let prefetchingCommands: Set<String> = ["validate", "stale"]
 
     /// The definitions directory `arguments` (without the program's name) will load, when they run one of the
-    /// ``prefetchingCommands``: the last `--flags` value, else ``defaultFlags``. A guess made before ArgumentParser
-    /// reads the line: when it is wrong, or the line is refused, the prefetch is only unused work.
+    /// ``prefetchingCommands`` at the clock's time (no `--at`): the last `--flags` value, else ``defaultFlags``. A
+    /// guess made before ArgumentParser reads the line: when it is wrong, or the line is refused, the prefetch is
+    /// only unused work.
     static func prefetchableDirectory(_ arguments: ArraySlice<String>) -> String? {
         guard let command = arguments.first, prefetchingCommands.contains(command),
-              !arguments.contains(where: { $0 == "--help" || $0 == "-h" || $0 == "--" })
+              !arguments.contains(where: { ["--help", "-h", "--", "--at"].contains($0) || $0.hasPrefix("--at=") })
         else { return nil }
         var directory = defaultFlags
         var rest = arguments.dropFirst()

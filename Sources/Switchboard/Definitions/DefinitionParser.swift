@@ -13,6 +13,10 @@ struct DefinitionParser {
         "type", "default", "description", "owner", "tags", "expires", "variants", "values", "min", "max",
         "pattern", "renamed_from", "rules", "rollout", "requires", "enabled", "targeting", "bucketing", "schedule",
     ]
+    /// No definition is written in fewer bytes (`a: {type: int, default: 1}` and its line break take 28): so many
+    /// bytes of a file hold at most one definition, for sizing arrays before reading.
+    static let smallestDefinitionBytes = 16
+
     /// Segments defined in this file, by name.
     private(set) var segments: [(name: String, conditions: Node, location: SourceLocation)] = []
 

@@ -126,9 +126,10 @@ enum DefinitionPipeline {
             workers = [Worker(parser: DefinitionParser(file: file, today: today)),
                        Worker(parser: DefinitionParser(file: file, today: today))]
             inOrder = threads == 1
-            // Room for more definitions than the file can hold, in address space only (pages untouched are never
-            // backed): growing the array moved every definition into fresh memory each time.
-            if inOrder { workers[0].parser.reserve(definitions: bytes / 64) }
+            // Room for as many definitions as the file can hold, in address space only (pages never touched are
+            // never backed; a file read on one thread is under 128 KB, so at most a few megabytes): growing the
+            // array moved every definition into fresh memory each time.
+            if inOrder { workers[0].parser.reserve(definitions: bytes / DefinitionParser.smallestDefinitionBytes) }
         }
 
         func parse(_ entry: Node.Pair, worker index: Int, position: Int, kind: Definition.Kind, namespace: String?) {

@@ -117,8 +117,9 @@ struct JoinedFiles {
         // whole load, where growing them moved every definition and hashed every key again, file after file.
         var room = start + taken.count
         if bytesJoined >= totalBytes / 32, bytesJoined > 0 {
-            // No definition is written in fewer than 16 bytes: a dense sample cannot ask for more than that.
-            let expected = Swift.min(Int(Double(room) * Double(totalBytes) / Double(bytesJoined)), totalBytes / 16)
+            // A dense sample cannot ask for more than the bytes can hold.
+            let expected = Swift.min(Int(Double(room) * Double(totalBytes) / Double(bytesJoined)),
+                                     totalBytes / DefinitionParser.smallestDefinitionBytes)
             room = Swift.max(room, expected + expected / 8)
         }
         if definitions.capacity < room {
