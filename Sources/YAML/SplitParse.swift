@@ -410,8 +410,12 @@ extension TreeBuilder {
                 pool.build(batch, worker: 0, builder: &inlineBuilder!)
                 batch.removeAll()
             } else {
+                // The next batch is about as large: room for it at once, rather than growing it a dozen times.
+                let (events, bytes) = (batch.events.count, batch.bytes.count)
                 pool.send(batch)
                 batch = SplitBatch()
+                batch.events.reserveCapacity(events)
+                batch.bytes.reserveCapacity(bytes)
             }
         }
         func fail(_ event: inout yaml_event_t) -> YAMLDocument? {
