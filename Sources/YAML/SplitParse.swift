@@ -428,7 +428,8 @@ extension TreeBuilder {
         while true {
             var event = yaml_event_t()
             guard yaml_parser_parse(&parser, &event) == 1 else { return fail(&event) }
-            if stack.count == 2, let parent = stack[1].detachedUnder {
+            // Tested without taking the key out: a copy of the string for every event counted its references.
+            if stack.count == 2, stack[1].detachedUnder != nil {
                 if !collecting && event.type != YAML_MAPPING_END_EVENT {
                     // A key of the split mapping.
                     let data = event.data.scalar
@@ -491,7 +492,7 @@ extension TreeBuilder {
                     yaml_event_delete(&event)
                     if sizes.isEmpty {
                         batch.entries.append(SplitBatch.Entry(
-                            position: position, parent: parent, isDuplicate: entryIsDuplicate,
+                            position: position, parent: stack[1].detachedUnder!, isDuplicate: entryIsDuplicate,
                             events: entryStart..<batch.events.count))
                         position += 1
                         collecting = false
