@@ -1,3 +1,5 @@
+import CLibYAML
+
 /// A scalar as written, with the value YAML 1.2's core schema gives it.
 public struct Scalar: Sendable, Hashable {
     /// How the scalar was written.
@@ -12,6 +14,17 @@ public struct Scalar: Sendable, Hashable {
         case literal
         /// `>` block; always a string.
         case folded
+
+        /// The style libyaml reports.
+        init(_ style: yaml_scalar_style_t) {
+            self = switch style {
+            case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted
+            case YAML_DOUBLE_QUOTED_SCALAR_STYLE: .doubleQuoted
+            case YAML_LITERAL_SCALAR_STYLE: .literal
+            case YAML_FOLDED_SCALAR_STYLE: .folded
+            default: .plain
+            }
+        }
     }
 
     /// The scalar's text after YAML's own unescaping and folding: exactly what was written, for a plain scalar.

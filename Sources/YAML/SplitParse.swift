@@ -106,15 +106,9 @@ public struct SplitEntry {
     /// The scalar at `index`, typed as the tree has it when it has no tag.
     public func scalar(at index: Int) -> Scalar {
         let value = scalarBytes(at: index)
-        let style: Scalar.Style = switch yaml_scalar_style_t(rawValue: UInt32(events[index].style)) {
-        case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted
-        case YAML_DOUBLE_QUOTED_SCALAR_STYLE: .doubleQuoted
-        case YAML_LITERAL_SCALAR_STYLE: .literal
-        case YAML_FOLDED_SCALAR_STYLE: .folded
-        default: .plain
-        }
-        let text = String(decoding: value, as: UTF8.self)
-        return Scalar(text: text, style: style, value: style == .plain ? Scalar.Value.resolve(plainBytes: value) : .string)
+        let style = Scalar.Style(yaml_scalar_style_t(rawValue: UInt32(events[index].style)))
+        let typed: Scalar.Value = style == .plain ? .resolve(plainBytes: value) : .string
+        return Scalar(text: String(decoding: value, as: UTF8.self), style: style, value: typed)
     }
 
     /// The index just past the node that starts at `index`: `index + 1` for a scalar, past its end for a collection.

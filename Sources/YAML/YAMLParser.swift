@@ -215,13 +215,7 @@ struct TreeBuilder {
             let data = event.data.scalar
             let bytes = UnsafeBufferPointer(start: data.value, count: data.length)
             let text = String(decoding: bytes, as: UTF8.self)
-            let style: Scalar.Style = switch data.style {
-            case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted
-            case YAML_DOUBLE_QUOTED_SCALAR_STYLE: .doubleQuoted
-            case YAML_LITERAL_SCALAR_STYLE: .literal
-            case YAML_FOLDED_SCALAR_STYLE: .folded
-            default: .plain
-            }
+            let style = Scalar.Style(data.style)
             let start = location(event.start_mark)
             var tag: String?
             let value: Scalar.Value

@@ -41,8 +41,9 @@ struct DefinitionPipelineTests {
     func sameAsOnePiece() {
         let bytes = Array(Self.file(count: 4000).utf8)
         let today = Day("2026-11-22")!
-        let split = DefinitionPipeline.parse(bytes, file: "flags/shop.yaml", today: today, reading: .entries(threads: 2))
-        let whole = DefinitionPipeline.parse(bytes, file: "flags/shop.yaml", today: today, reading: .inOnePiece)
+        let file = "flags/shop.yaml"
+        let split = DefinitionPipeline.parse(bytes, file: file, today: today, reading: .entries(threads: 2))
+        let whole = DefinitionPipeline.parse(bytes, file: file, today: today, reading: .inOnePiece)
         #expect(!whole.definitions.isEmpty && !whole.diagnostics.isEmpty)
         #expect(Self.summary(split) == Self.summary(whole))
     }

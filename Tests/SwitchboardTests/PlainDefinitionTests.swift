@@ -18,7 +18,8 @@ struct PlainDefinitionTests {
         "release:\n  description: Ships the new checkout.\n  type: bool\n  default: false\n  owner: team-payments\n"
             + "  tags: [checkout, 'wave 2']\n  expires: 2030-01-15\n  renamed_from: [shop.old_release, shop.older]\n",
         "moved: { type: bool, default: true, renamed_from: shop.before }\n",
-        "colour:\n  type: string\n  variants: { control: blue, treatment: \"green\", holdout: 'grey' }\n  default: treatment\n",
+        "colour:\n  type: string\n  variants: { control: blue, treatment: \"green\", holdout: 'grey' }\n"
+            + "  default: treatment\n",
         "limit: { type: int, default: 3, min: 1, max: 1000 }\n",
         "hex: { type: int, default: 0x1F, min: -5 }\n",
         "ratio:\n  type: double\n  default: 1\n  min: 0.0\n  max: 1.5e1\n",
@@ -26,10 +27,13 @@ struct PlainDefinitionTests {
         "steps: { type: int, values: [1, 2, 3], default: 2 }\n",
         "locale: { type: string, default: en-US, pattern: \"^[a-z]{2}(-[A-Z]{2})?$\" }\n",
         "sections:\n  type: list\n  default: [recent, favorites, \"section 5\", 7, [nested], { a: 1 }]\n",
-        "support:\n  type: object\n  default: { email: help@example.com, chat: false, hours: { from: 9, to: 17 }, days: [] }\n",
-        "layouts:\n  type: object\n  variants:\n    compact: { rows: 2 }\n    wide: { rows: 1, ads: [top] }\n  default: wide\n",
+        "support:\n  type: object\n"
+            + "  default: { email: help@example.com, chat: false, hours: { from: 9, to: 17 }, days: [] }\n",
+        "layouts:\n  type: object\n  variants:\n    compact: { rows: 2 }\n    wide: { rows: 1, ads: [top] }\n"
+            + "  default: wide\n",
         "lists:\n  type: list\n  variants: { one: [a], two: [a, b] }\n  default: two\n",
-        "texts:\n  description: |\n    A block\n    of text, with ü and 😀.\n  type: string\n  default: >\n    folded\n    text\n",
+        "texts:\n  description: |\n    A block\n    of text, with ü and 😀.\n"
+            + "  type: string\n  default: >\n    folded\n    text\n",
         "empty_text: { type: string, default: '', description: ~, owner: \"\" }\n",
         "\"quoted-key\": { \"type\": bool, \"default\": true }\n",
         "no_tags: { type: bool, default: true, tags: [] }\n",
@@ -68,7 +72,8 @@ struct PlainDefinitionTests {
         "owner_list: { type: bool, default: true, owner: [a] }\n",
         "tagged: { type: !!str bool, default: true }\n",
         "tagged_default: { type: string, default: !!str 12 }\n",
-        "ruled:\n  type: bool\n  default: false\n  rules:\n    - attribute: plan\n      equals: pro\n      serve: true\n",
+        "ruled:\n  type: bool\n  default: false\n"
+            + "  rules:\n    - attribute: plan\n      equals: pro\n      serve: true\n",
         "bucketed: { type: bool, default: false, bucketing: user }\n",
         "field_twice: { type: bool, default: true, default: false }\n",
         "variant_twice: { type: string, variants: { a: x, a: y }, default: a }\n",
@@ -157,9 +162,11 @@ struct PlainDefinitionTests {
             for name in names {
                 let bytes = try fixtures.bytes(folder + "/" + name)
                 let whole = DefinitionPipeline.parse(bytes, file: name, today: Self.today, reading: .inOnePiece)
-                let entries = DefinitionPipeline.parse(bytes, file: name, today: Self.today, reading: .entries(threads: 1))
-                #expect(entries.definitions.map(Self.render) == whole.definitions.map(Self.render), "\(folder)/\(name)")
-                #expect(entries.diagnostics.map(\.description) == whole.diagnostics.map(\.description), "\(folder)/\(name)")
+                let entries = DefinitionPipeline.parse(bytes, file: name, today: Self.today,
+                                                       reading: .entries(threads: 1))
+                let place = "\(folder)/\(name)"
+                #expect(entries.definitions.map(Self.render) == whole.definitions.map(Self.render), "\(place)")
+                #expect(entries.diagnostics.map(\.description) == whole.diagnostics.map(\.description), "\(place)")
             }
         }
     }

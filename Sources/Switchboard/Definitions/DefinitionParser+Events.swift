@@ -48,7 +48,8 @@ extension DefinitionParser {
             return items
         }
 
-        guard let typeAt = position(.type), let typeName = scalar(typeAt)?.text, let type = ValueType(rawValue: typeName)
+        guard let typeAt = position(.type), let typeName = scalar(typeAt)?.text,
+              let type = ValueType(rawValue: typeName)
         else { return nil }
         // The fields that need no definition to check, first: the definition is then made once, whole.
         var description: String?

@@ -2,8 +2,9 @@ import Locking
 import YAML
 
 /// Reads a definitions file entry by entry: the entries of `flags:` and `preferences:` are split off the document
-/// as libyaml scans it, each plain one is read straight from its events (``DefinitionParser/plainDefinition(_:kind:namespace:)``)
-/// and the others are built as nodes and read as the document is. A large file is read on two cores: while libyaml
+/// as libyaml scans it, each plain one is read straight from its events
+/// (``DefinitionParser/plainDefinition(_:kind:namespace:)``) and the others are built as nodes and read as the
+/// document is. A large file is read on two cores: while libyaml
 /// scans on the calling thread, the entries are read on a second thread (and on this one once the scan is done).
 /// The result is the same, diagnostic for diagnostic, as reading the whole document first; tests hold the paths
 /// to that.
