@@ -4,10 +4,9 @@ import YAML
 /// Reads a definitions file entry by entry: the entries of `flags:` and `preferences:` are split off the document
 /// as libyaml scans it, each plain one is read straight from its events
 /// (``DefinitionParser/plainDefinition(_:kind:namespace:)``) and the others are built as nodes and read as the
-/// document is. A large file is read on two cores: while libyaml
-/// scans on the calling thread, the entries are read on a second thread (and on this one once the scan is done).
-/// The result is the same, diagnostic for diagnostic, as reading the whole document first; tests hold the paths
-/// to that.
+/// document is. A large file is read on two cores: while libyaml scans on the calling thread, the entries are read
+/// on a second thread (and on this one once the scan is done). The result is the same, diagnostic for diagnostic,
+/// as reading the whole document first; tests hold the paths to that.
 ///
 /// Entries are split off only when their namespace is known when they start (a file that writes `namespace:`
 /// first, as every example does); otherwise, and for anything ``YAMLParser/parse(_:file:limits:splitting:threads:)``
@@ -57,14 +56,12 @@ enum DefinitionPipeline {
                 return true
             },
             read: { worker, position, key, entry in
-                let namespace = namespaces.byKey.withLock { $0[key] ?? nil }
-                return workers.read(entry, worker: worker, position: position,
-                                    kind: key == "flags" ? .flag : .preference, namespace: namespace)
+                let (kind, namespace) = namespaces.section(key)
+                return workers.read(entry, worker: worker, position: position, kind: kind, namespace: namespace)
             },
             receive: { worker, position, key, entry in
-                let namespace = namespaces.byKey.withLock { $0[key] ?? nil }
-                workers.parse(entry, worker: worker, position: position, kind: key == "flags" ? .flag : .preference,
-                              namespace: namespace)
+                let (kind, namespace) = namespaces.section(key)
+                workers.parse(entry, worker: worker, position: position, kind: kind, namespace: namespace)
             })
         guard let document = YAMLParser.parse(bytes, file: file, splitting: splitting, threads: threads) else {
             return nil
@@ -92,6 +89,11 @@ enum DefinitionPipeline {
     /// The namespace of each split top-level key's entries: set on the parsing thread, read on both.
     private final class Namespaces: Sendable {
         let byKey = Locked<[String: String?]>([:])
+
+        /// What the entries of a split top-level key define, and in which namespace.
+        func section(_ key: String) -> (kind: Definition.Kind, namespace: String?) {
+            (key == "flags" ? .flag : .preference, byKey.withLock { $0[key] ?? nil })
+        }
     }
 
     /// One parser per worker thread, and what each entry gave.
