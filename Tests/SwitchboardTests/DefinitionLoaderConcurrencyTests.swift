@@ -8,7 +8,7 @@ import SwitchboardTestSupport
 /// diagnostic, in order and byte for byte, must not depend on how many threads read the files.
 struct DefinitionLoaderConcurrencyTests {
     /// A folder of 60 files: valid and invalid definitions, keys and segments defined in two files, rules on a
-    /// segment and prerequisites on a flag of another file, every invalid fixture and a flagd file.
+    /// segment and prerequisites on a flag of another file, every invalid fixture, a flagd file and a large last file.
     static func folder() throws -> String {
         let directory = NSTemporaryDirectory() + "switchboard-loader-\(UUID().uuidString)"
         let manager = FileManager.default
@@ -38,6 +38,10 @@ struct DefinitionLoaderConcurrencyTests {
         }
         let flagd = fixtures.root.appendingPathComponent("flagd-testbed/flags/testing-flags.json").path
         try manager.copyItem(atPath: flagd, toPath: directory + "/testing.flagd.json")
+        // The last file is read on two threads when there are several (see `DefinitionLoader.reading`): a large one,
+        // with every kind of problem, so that its entries are shared between the threads.
+        try write("zz-last.yaml", DefinitionPipelineTests.file(count: 600)
+            .replacingOccurrences(of: "namespace: shop", with: "namespace: last"))
         return directory
     }
 

@@ -84,12 +84,44 @@ public enum DefinitionLoader {
         }
         let joiner = FileJoiner(totalBytes: sizes.reduce(0, +))
         eachFile(paths.count, workers: workers) { index in
-            let result = FileManager.default.contents(atPath: paths[index]).map {
-                parse([UInt8]($0), path: paths[index], today: today)
+            let result = contents(ofFile: paths[index], expectedSize: sizes[index]).map {
+                parse($0, path: paths[index], today: today, reading: reading(index, of: paths.count, workers: workers))
             }
             joiner.deliver(index, path: paths[index], bytes: sizes[index], consume result)
         }
         return joiner.finish(count: paths.count, now: now)
+    }
+
+    /// The bytes of the file at `path`, read straight into an array (`FileManager` reads into a `Data`, which then
+    /// had to be copied); `nil` when it cannot be read. `expectedSize` is its size when it was listed: a file grown
+    /// since then is read again whole.
+    static func contents(ofFile path: String, expectedSize: Int) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        // One byte more than expected, so that reaching the end of the file is seen without a second buffer.
+        let capacity = expectedSize + 1
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+            while count < capacity {
+                let got = Glibc.read(descriptor, buffer.baseAddress! + count, capacity - count)
+                if got > 0 {
+                    count += got
+                } else if got == 0 || errno != EINTR {
+                    failed = got < 0
+                    return
+                }
+            }
+        }
+        if failed { return nil }
+        if bytes.count == capacity { return FileManager.default.contents(atPath: path).map { [UInt8]($0) } }
+        return bytes
+    }
+
+    /// How file `index` of `count` is read by `workers` threads: the last one on two threads, entry by entry,
+    /// however small, since the threads that finish before it would otherwise wait for it with nothing to do.
+    static func reading(_ index: Int, of count: Int, workers: Int) -> DefinitionPipeline.Reading {
+        index == count - 1 && workers > 1 && count > 1 ? .entries(threads: 2) : .automatic
     }
 
     /// Parses sources on up to `workers` threads, joining them in the order given as they come.
@@ -99,7 +131,8 @@ public enum DefinitionLoader {
         let joiner = FileJoiner(totalBytes: sources.reduce(0) { $0 + $1.bytes.count })
         eachFile(sources.count, workers: workers) { index in
             joiner.deliver(index, path: sources[index].path, bytes: sources[index].bytes.count,
-                           parse(sources[index].bytes, path: sources[index].path, today: today))
+                           parse(sources[index].bytes, path: sources[index].path, today: today,
+                                 reading: reading(index, of: sources.count, workers: workers)))
         }
         return joiner.finish(count: sources.count, now: now)
     }
@@ -147,14 +180,16 @@ public enum DefinitionLoader {
     }
 
     /// Reads one file on its own: nothing in it depends on another file until they are joined.
-    static func parse(_ bytes: [UInt8], path: String, today: Day) -> FileResult {
+    static func parse(
+        _ bytes: [UInt8], path: String, today: Day, reading: DefinitionPipeline.Reading = .automatic
+    ) -> FileResult {
         if FlagdFiles.isFlagdFile(path) {
             let (flagSet, flagdDiagnostics) = FlagdFlagSet.parse(bytes, file: path)
             return FileResult(.flagd(
                 definitions: FlagdFiles.definitions(of: flagSet, file: path),
                 diagnostics: FlagdFiles.tolerated(flagdDiagnostics, loaded: !flagSet.flags.isEmpty)))
         }
-        return FileResult(.yaml(DefinitionPipeline.parse(bytes, file: path, today: today)))
+        return FileResult(.yaml(DefinitionPipeline.parse(bytes, file: path, today: today, reading: reading)))
     }
 
     /// `body` for each index below `count`, on up to `workers` threads taking the next index as they finish one,
