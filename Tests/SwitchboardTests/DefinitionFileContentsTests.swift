@@ -19,7 +19,7 @@ struct DefinitionFileContentsTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let size = text.utf8.count
         #expect(DefinitionLoader.contents(ofFile: path, expectedSize: size + delta) == Array(text.utf8))
-        // Grown since it was listed: read again whole.
+        // Grown since it was listed: the rest follows the expected size.
         #expect(DefinitionLoader.contents(ofFile: path, expectedSize: max(0, size - 1 - delta)) == Array(text.utf8))
     }
 

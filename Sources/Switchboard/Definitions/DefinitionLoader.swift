@@ -92,30 +92,13 @@ public enum DefinitionLoader {
         return joiner.finish(count: paths.count, now: now)
     }
 
-    /// The bytes of the file at `path`, read straight into an array (`FileManager` reads into a `Data`, which then
-    /// had to be copied); `nil` when it cannot be read. `expectedSize` is its size when it was listed: a file grown
-    /// since then is read again whole.
+    /// The bytes of the file at `path`, read straight into the array the parser takes (`FileManager` read into a
+    /// `Data` that was then copied); `nil` when it cannot be read. `expectedSize` is its size when it was listed.
     static func contents(ofFile path: String, expectedSize: Int) -> [UInt8]? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        // One byte more than expected, so that reaching the end of the file is seen without a second buffer.
-        let capacity = expectedSize + 1
-        var failed = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
-            while count < capacity {
-                let got = Glibc.read(descriptor, buffer.baseAddress! + count, capacity - count)
-                if got > 0 {
-                    count += got
-                } else if got == 0 || errno != EINTR {
-                    failed = got < 0
-                    return
-                }
-            }
-        }
-        if failed { return nil }
-        if bytes.count == capacity { return FileManager.default.contents(atPath: path).map { [UInt8]($0) } }
-        return bytes
+        return FileBytes.read(descriptor, expectedSize: expectedSize)
     }
 
     /// How file `index` of `count` is read by `workers` threads: the last one on two threads, entry by entry,

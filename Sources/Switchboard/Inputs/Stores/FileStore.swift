@@ -213,7 +213,7 @@ public final class FileStore: RuntimeStore {
             throw Self.posixError("cannot read the audit log \(auditPath)")
         }
         defer { close(fd) }
-        guard let bytes = Self.readToEnd(fd, from: max(0, offset - 1)) else {
+        guard let bytes = FileBytes.read(fd, from: max(0, offset - 1)) else {
             throw Self.posixError("cannot read the audit log \(auditPath)")
         }
         if offset == 0 { return bytes }
@@ -334,7 +334,7 @@ public final class FileStore: RuntimeStore {
         var chunkEnd = size
         while chunkEnd > 0 {
             let chunkStart = max(0, chunkEnd - 65_536)
-            guard let chunk = Self.readToEnd(fd, from: chunkStart, upTo: chunkEnd) else {
+            guard let chunk = FileBytes.read(fd, from: chunkStart, upTo: chunkEnd) else {
                 throw Self.posixError("cannot read the audit log \(auditPath)")
             }
             if let newline = chunk.lastIndex(of: UInt8(ascii: "\n")) {
@@ -412,25 +412,6 @@ public final class FileStore: RuntimeStore {
     public func auditLog(limit: Int = .max) -> [AuditRecord] {
         guard let data = FileManager.default.contents(atPath: auditPath) else { return [] }
         return Array(AuditJournal.history([UInt8](data)).suffix(limit))
-    }
-
-    /// The bytes of a file from `start` to `end` (or to its end); `nil` when reading fails.
-    private static func readToEnd(_ fd: Int32, from start: Int, upTo end: Int = .max) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        var position = start
-        while position < end {
-            let wanted = min(chunk.count, end - position)
-            let count = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, wanted, off_t(position)) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-            position += count
-        }
-        return bytes
     }
 
     private static func posixError(_ message: String) -> StoreError {
