@@ -7,7 +7,7 @@ import SwitchboardTestSupport
 /// A folder of many files is read and parsed on every core, then joined in path order. The registry and every
 /// diagnostic, in order and byte for byte, must not depend on how many threads read the files.
 struct DefinitionLoaderConcurrencyTests {
-    /// A folder of 60 files: valid and invalid definitions, keys and segments defined in two files, rules on a
+    /// A folder of 61 files: valid and invalid definitions, keys and segments defined in two files, rules on a
     /// segment and prerequisites on a flag of another file, every invalid fixture, a flagd file and a large last file.
     static func folder() throws -> String {
         let directory = NSTemporaryDirectory() + "switchboard-loader-\(UUID().uuidString)"
@@ -38,8 +38,9 @@ struct DefinitionLoaderConcurrencyTests {
         }
         let flagd = fixtures.root.appendingPathComponent("flagd-testbed/flags/testing-flags.json").path
         try manager.copyItem(atPath: flagd, toPath: directory + "/testing.flagd.json")
-        // The last file is read on two threads when there are several (see `DefinitionLoader.reading`): a large one,
-        // with every kind of problem, so that its entries are shared between the threads.
+        // The last file is read entry by entry on two threads when there are several workers (see
+        // `DefinitionLoader.reading`), where one worker reads it on one: a large one, with every kind of problem, so
+        // that the second thread, when it starts in time, takes some of its entries.
         try write("zz-last.yaml", DefinitionPipelineTests.file(count: 600)
             .replacingOccurrences(of: "namespace: shop", with: "namespace: last"))
         return directory

@@ -4,9 +4,10 @@ import YAML
 /// Reads a definitions file entry by entry: the entries of `flags:` and `preferences:` are split off the document
 /// as libyaml scans it, each plain one is read straight from its events
 /// (``DefinitionParser/plainDefinition(_:kind:namespace:)``) and the others are built as nodes and read as the
-/// document is. A large file is read on two cores: while libyaml scans on the calling thread, the entries are read
-/// on a second thread (and on this one once the scan is done). The result is the same, diagnostic for diagnostic,
-/// as reading the whole document first; tests hold the paths to that.
+/// document is. A large file (and the last of a folder's files, see `DefinitionLoader.reading`) is read on two
+/// cores: while libyaml scans on the calling thread, the entries are read on a second thread (and on this one once
+/// the scan is done). The result is the same, diagnostic for diagnostic, as reading the whole document first; tests
+/// hold the paths to that.
 ///
 /// Entries are split off only when their namespace is known when they start (a file that writes `namespace:`
 /// first, as every example does); otherwise, and for anything ``YAMLParser/parse(_:file:limits:splitting:threads:)``
@@ -15,7 +16,7 @@ enum DefinitionPipeline {
     /// Files at least this large are read on two threads; below it, the handoff costs more than it saves.
     static let concurrencyThreshold = 128 * 1024
 
-    /// How a file is read: by its size, or (for tests) one way.
+    /// How a file is read: by its size, or one way (the loader's last file, and tests).
     enum Reading {
         /// Entry by entry, on two threads from ``concurrencyThreshold`` bytes on.
         case automatic
