@@ -23,6 +23,15 @@ struct DefinitionFileContentsTests {
         #expect(DefinitionLoader.contents(ofFile: path, expectedSize: max(0, size - 1 - delta)) == Array(text.utf8))
     }
 
+    @Test("a file grown by several reads' worth since it was listed is read to its end")
+    func grownBySeveralChunks() throws {
+        let text = String(repeating: "namespace: shop\nflags: {}\n", count: 8_000)
+        let path = try Self.file(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(text.utf8.count > 3 * FileBytes.chunkSize + 10_000)
+        #expect(DefinitionLoader.contents(ofFile: path, expectedSize: 10_000) == Array(text.utf8))
+    }
+
     @Test("an empty file gives no bytes; a missing file and a folder give nothing")
     func emptyMissingAndFolder() throws {
         let path = try Self.file("")
