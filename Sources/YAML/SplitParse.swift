@@ -435,7 +435,9 @@ extension TreeBuilder {
                     let value = data.style == YAML_PLAIN_SCALAR_STYLE ? Scalar.Value.resolve(plainBytes: bytes) : .string
                     let at = location(event.start_mark)
                     let identity = DetachedKey(text: text, value: value)
-                    if let first = stack[1].detachedKeys[identity] {
+                    // One lookup for the usual new key; a duplicate puts the first one's location back.
+                    if let first = stack[1].detachedKeys.updateValue(at, forKey: identity) {
+                        stack[1].detachedKeys[identity] = first
                         problems.append(YAMLProblem(
                             location: at,
                             message: "duplicate key '\(text)'; first defined at \(first.line):\(first.column)",
@@ -444,7 +446,6 @@ extension TreeBuilder {
                         ))
                         entryIsDuplicate = true
                     } else {
-                        stack[1].detachedKeys[identity] = at
                         entryIsDuplicate = false
                     }
                     if !count(size: 1) { return fail(&event) }

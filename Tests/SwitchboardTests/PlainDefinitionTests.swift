@@ -6,7 +6,7 @@ import SwitchboardTestSupport
 
 @testable import Switchboard
 
-/// A plain definition is read straight from libyaml's events (`DefinitionParser.plainDefinition`), any other from
+/// A plain definition is read straight from libyaml's events (`DefinitionParser.appendPlainDefinition`), any other from
 /// its nodes. Both must give the same definition, and an entry with any mistake must be left to the nodes, which
 /// report it.
 struct PlainDefinitionTests {
@@ -97,8 +97,11 @@ struct PlainDefinitionTests {
         let splitting = YAMLParser.Splitting(
             shouldSplit: { key, _ in key == section },
             read: { _, _, _, events in
-                let parser = DefinitionParser(file: "flags/shop.yaml", today: today)
-                result.withLock { $0 = parser.plainDefinition(events, kind: kind, namespace: "shop").map(render) }
+                var parser = DefinitionParser(file: "flags/shop.yaml", today: today)
+                let read = parser.appendPlainDefinition(events, kind: kind, namespace: "shop")
+                // One definition when the entry is plain, none when it is not.
+                #expect(parser.definitions.count == (read ? 1 : 0))
+                result.withLock { $0 = read ? parser.definitions.first.map(render) : nil }
                 return true
             },
             receive: { _, _, _, _ in })

@@ -1,21 +1,22 @@
 import YAML
 
 extension DefinitionParser {
-    /// The definition an entry of `flags:` or `preferences:` gives, read from its events without building a node,
-    /// when the entry is plain: fields without tags, anchors or keys written twice, no targeting, and nothing
-    /// that ``parseDefinition(_:kind:namespace:)`` would report (not even a warning). `nil` for any other entry:
-    /// the caller builds its nodes and reads it with ``parseDefinition(_:kind:namespace:)``, which reports what is
-    /// wrong. Most definitions are plain, and the nodes cost as much as libyaml's scan of them.
+    /// Appends the definition an entry of `flags:` or `preferences:` gives, read from its events without building a
+    /// node, when the entry is plain: fields without tags, anchors or keys written twice, no targeting, and nothing
+    /// that ``parseDefinition(_:kind:namespace:)`` would report (not even a warning). `false`, having appended
+    /// nothing, for any other entry: the caller builds its nodes and reads it with
+    /// ``parseDefinition(_:kind:namespace:)``, which reports what is wrong. Most definitions are plain, and the nodes
+    /// cost as much as libyaml's scan of them.
     ///
     /// Every check here is the one ``parseDefinition(_:kind:namespace:)`` makes, in the same order, through the
     /// same conversions, so a plain entry gives the same definition either way; a test holds the two to that.
-    func plainDefinition(_ entry: SplitEntry, kind: Definition.Kind, namespace: String?) -> Definition? {
+    mutating func appendPlainDefinition(_ entry: SplitEntry, kind: Definition.Kind, namespace: String?) -> Bool {
         // The key, then a mapping of fields; the tree's reader takes any untagged scalar as a name.
         guard entry.count >= 3, entry.kind(at: 0) == .scalar, !entry.hasTag(at: 0),
               entry.kind(at: 1) == .mappingStart, !entry.hasTag(at: 1)
-        else { return nil }
+        else { return false }
         let localKey = entry.text(at: 0)
-        guard KeySyntax.isValid(localKey) else { return nil }
+        guard KeySyntax.isValid(localKey) else { return false }
         // Where each field's value starts; a field written twice is YAML's mistake to report.
         var fields = InlineArray<19, Int32>(repeating: -1)
         var index = 2
@@ -23,7 +24,7 @@ extension DefinitionParser {
             guard entry.kind(at: index) == .scalar, !entry.hasTag(at: index),
                   let field = FieldTable.Field(name: entry.text(at: index)), !field.isTargeting,
                   fields[field.rawValue] < 0
-            else { return nil }
+            else { return false }
             fields[field.rawValue] = Int32(index + 1)
             index = entry.end(ofNodeAt: index + 1)
         }
@@ -31,10 +32,7 @@ extension DefinitionParser {
             let position = Int(fields[field.rawValue])
             return position >= 0 ? position : nil
         }
-        /// The untagged scalar at `position`, or `nil`.
-        func scalar(_ position: Int) -> Scalar? {
-            entry.kind(at: position) == .scalar && !entry.hasTag(at: position) ? entry.scalar(at: position) : nil
-        }
+        func scalar(_ position: Int) -> Scalar? { entry.untaggedScalar(at: position) }
         /// The untagged scalars of the sequence at `position`, or `nil`.
         func scalars(_ position: Int) -> [String]? {
             guard entry.kind(at: position) == .sequenceStart, !entry.hasTag(at: position) else { return nil }
@@ -50,49 +48,49 @@ extension DefinitionParser {
 
         guard let typeAt = position(.type), let typeName = scalar(typeAt)?.text,
               let type = ValueType(rawValue: typeName)
-        else { return nil }
+        else { return false }
         // The fields that need no definition to check, first: the definition is then made once, whole.
         var description: String?
         if let at = position(.description) {
-            guard let text = scalar(at)?.text else { return nil }
+            guard let text = scalar(at)?.text else { return false }
             description = text
         }
         var owner: String?
         if let at = position(.owner) {
-            guard let text = scalar(at)?.text else { return nil }
+            guard let text = scalar(at)?.text else { return false }
             owner = text
         }
         var tags: [String] = []
         if let at = position(.tags) {
-            guard let list = scalars(at) else { return nil }
+            guard let list = scalars(at) else { return false }
             tags = list
         }
         var expires: Day?
         if let at = position(.expires) {
             // An expired day is a warning: the tree's reader reports it.
-            guard let text = scalar(at)?.text, let day = Day(text), !(day < today) else { return nil }
+            guard let text = scalar(at)?.text, let day = Day(text), !(day < today) else { return false }
             expires = day
         }
         var renamedFrom: [String] = []
         if let at = position(.renamedFrom) {
             guard let names = scalar(at).map({ [$0.text] }) ?? scalars(at), names.allSatisfy(KeySyntax.isValid)
-            else { return nil }
+            else { return false }
             renamedFrom = names
         }
-        guard position(.variants) == nil || position(.values) == nil else { return nil }
+        guard position(.variants) == nil || position(.values) == nil else { return false }
         // As `parseConstraints`.
         let isNumber = type == .int || type == .double
         var allowedValues: [Value]?
         if let at = position(.values) {
             guard isNumber || type == .string, entry.kind(at: at) == .sequenceStart, !entry.hasTag(at: at),
                   entry.kind(at: at + 1) != .sequenceEnd
-            else { return nil }
+            else { return false }
             var values: [Value] = []
             var item = at + 1
             while entry.kind(at: item) != .sequenceEnd {
                 guard let written = scalar(item), case .success(let value) = Value.from(written, as: type),
                       !values.contains(where: { Definition.sameValue($0, value) })
-                else { return nil }
+                else { return false }
                 values.append(value)
                 item += 1
             }
@@ -105,49 +103,68 @@ extension DefinitionParser {
             else { return nil }
             return value.doubleValue
         }
-        guard let minimum = bound(.min), let maximum = bound(.max) else { return nil }
-        if let minimum, let maximum, minimum > maximum { return nil }
+        guard let minimum = bound(.min), let maximum = bound(.max) else { return false }
+        if let minimum, let maximum, minimum > maximum { return false }
         var pattern: String?
         if let at = position(.pattern) {
-            guard type == .string, let written = scalar(at)?.text, RegularExpression(written) != nil else { return nil }
+            guard type == .string, let written = scalar(at)?.text, RegularExpression(written) != nil else {
+                return false
+            }
             pattern = written
         }
-        var definition = Definition(
+        // Made in its place at the end of the definitions and finished there, through the buffer: a definition made
+        // in a local and returned was copied whole twice, and reading an element of the array copied it whole
+        // (a reference count per field each time, 2% of a load).
+        definitions.append(Definition(
             key: Self.fullKey(localKey, namespace: namespace), kind: kind, type: type, defaultValue: .null,
             description: description, owner: owner, tags: tags, expires: expires, allowedValues: allowedValues,
             minimum: minimum, maximum: maximum, pattern: pattern, renamedFrom: renamedFrom,
-            location: entry.location(at: 0))
+            location: entry.location(at: 0)))
+        let finished = definitions.withUnsafeMutableBufferPointer { buffer in
+            Self.finishPlain(&buffer[buffer.count - 1], entry, variantsAt: position(.variants),
+                             defaultAt: position(.default))
+        }
+        if !finished { definitions.removeLast() }
+        return finished
+    }
+
+    /// Reads a plain entry's variants (at `variantsAt`) and default (at `defaultAt`) into `definition`, which has
+    /// every other field; `false` when they are not plain.
+    private static func finishPlain(_ definition: inout Definition, _ entry: SplitEntry, variantsAt: Int?,
+                                    defaultAt: Int?) -> Bool {
+        let type = definition.type
         // As `parseVariants`.
-        if let at = position(.variants) {
+        if let at = variantsAt {
             guard entry.kind(at: at) == .mappingStart, !entry.hasTag(at: at), entry.kind(at: at + 1) != .mappingEnd
-            else { return nil }
+            else { return false }
             var item = at + 1
             while entry.kind(at: item) != .mappingEnd {
-                guard let name = scalar(item)?.text, !name.isEmpty,
+                guard let name = entry.untaggedScalar(at: item)?.text, !name.isEmpty,
                       !definition.variants.contains(where: { $0.name == name }),
                       case .success(let value) = Value.from(entry, at: item + 1, as: type),
                       definition.constraintProblem(with: value, checkingVariants: false) == nil
-                else { return nil }
+                else { return false }
                 // Not `||`: its right side is a closure, and capturing the definition copied it whole.
-                if value.doubleValue?.isFinite == false, definition.problem(with: value) != nil { return nil }
+                if value.doubleValue?.isFinite == false, definition.problem(with: value) != nil { return false }
                 definition.variants.append(.init(name: name, value: value, location: entry.location(at: item)))
                 item = entry.end(ofNodeAt: item + 1)
             }
         }
         // As `parseDefault`.
-        guard let defaultAt = position(.default) else { return nil }
+        guard let defaultAt else { return false }
         definition.defaultLocation = entry.location(at: defaultAt)
         if !definition.variants.isEmpty {
-            guard let name = scalar(defaultAt)?.text, let value = definition.value(ofVariant: name) else { return nil }
+            guard let name = entry.untaggedScalar(at: defaultAt)?.text, let value = definition.value(ofVariant: name)
+            else { return false }
             definition.defaultVariant = name
             definition.defaultValue = value
         } else {
             guard case .success(let value) = Value.from(entry, at: defaultAt, as: type),
                   definition.problem(with: value) == nil
-            else { return nil }
+            else { return false }
             definition.defaultValue = value
         }
-        return definition
+        return true
     }
 }
 
@@ -159,5 +176,12 @@ extension FieldTable.Field {
         case .rules, .rollout, .requires, .enabled, .targeting, .bucketing, .schedule: true
         default: false
         }
+    }
+}
+
+extension SplitEntry {
+    /// The untagged scalar at `position`, or `nil`.
+    func untaggedScalar(at position: Int) -> Scalar? {
+        kind(at: position) == .scalar && !hasTag(at: position) ? scalar(at: position) : nil
     }
 }

@@ -5,7 +5,9 @@ import YAML
 struct DefinitionParser {
     let file: String
     let today: Day
-    private(set) var definitions: [Definition] = []
+    /// Written here and by `appendPlainDefinition` (DefinitionParser+Events.swift), which makes each definition in
+    /// its place at the end.
+    var definitions: [Definition] = []
     private(set) var diagnostics: [Diagnostic] = []
 
     static let topLevelFields = ["namespace", "flags", "preferences", "segments"]
@@ -59,11 +61,6 @@ struct DefinitionParser {
     /// Makes room for `count` definitions.
     mutating func reserve(definitions count: Int) {
         definitions.reserveCapacity(count)
-    }
-
-    /// Appends a definition read elsewhere (see ``plainDefinition(_:kind:namespace:)``).
-    mutating func append(_ definition: consuming Definition) {
-        definitions.append(definition)
     }
 
     /// Removes and returns the definition read last, if any.

@@ -3,7 +3,7 @@ import YAML
 
 /// Reads a definitions file entry by entry: the entries of `flags:` and `preferences:` are split off the document
 /// as libyaml scans it, each plain one is read straight from its events
-/// (``DefinitionParser/plainDefinition(_:kind:namespace:)``) and the others are built as nodes and read as the
+/// (``DefinitionParser/appendPlainDefinition(_:kind:namespace:)``) and the others are built as nodes and read as the
 /// document is. A large file (and the last of a folder's files, see `DefinitionLoader.reading`) is read on two
 /// cores: while libyaml scans on the calling thread, the entries are read on a second thread (and on this one once
 /// the scan is done). The result is the same, diagnostic for diagnostic, as reading the whole document first; tests
@@ -53,7 +53,7 @@ enum DefinitionPipeline {
                     attachedDefinitions = true
                     return false
                 }
-                namespaces.byKey.withLock { $0[key] = .some(namespace) }
+                namespaces.split(key, namespace: namespace)
                 return true
             },
             read: { worker, position, key, entry in
@@ -67,7 +67,7 @@ enum DefinitionPipeline {
         guard let document = YAMLParser.parse(bytes, file: file, splitting: splitting, threads: threads) else {
             return nil
         }
-        let detached = Set(namespaces.byKey.withLock { $0.keys })
+        let detached = namespaces.splitKeys
         // Definitions keep file order: a flags/preferences mapping left in the document (one with a tag or an
         // anchor never reaches `shouldSplit`) after a split one would be read out of order.
         if case .mapping(let pairs)? = document.root?.content {
@@ -87,13 +87,33 @@ enum DefinitionPipeline {
         return parser
     }
 
-    /// The namespace of each split top-level key's entries: set on the parsing thread, read on both.
+    /// The namespace of each split top-level key's entries: set on the parsing thread, read on both. Two slots,
+    /// not a dictionary: every entry asks, and hashing its key's name each time showed in the profile.
     private final class Namespaces: Sendable {
-        let byKey = Locked<[String: String?]>([:])
+        /// For `flags` and `preferences`: `nil` until the key is split, then its namespace (itself optional).
+        private let byKey = Locked<(flags: String??, preferences: String??)>((nil, nil))
+
+        /// Records that the entries of `key` (`flags` or `preferences`) are split off, in `namespace`.
+        func split(_ key: String, namespace: String?) {
+            byKey.withLock { slots in
+                if key == "flags" { slots.flags = .some(namespace) } else { slots.preferences = .some(namespace) }
+            }
+        }
+
+        /// The keys whose entries are split off.
+        var splitKeys: Set<String> {
+            byKey.withLock { slots in
+                var keys: Set<String> = []
+                if slots.flags != nil { keys.insert("flags") }
+                if slots.preferences != nil { keys.insert("preferences") }
+                return keys
+            }
+        }
 
         /// What the entries of a split top-level key define, and in which namespace.
         func section(_ key: String) -> (kind: Definition.Kind, namespace: String?) {
-            (key == "flags" ? .flag : .preference, byKey.withLock { $0[key] ?? nil })
+            let isFlags = key == "flags"
+            return (isFlags ? .flag : .preference, byKey.withLock { (isFlags ? $0.flags : $0.preferences) ?? nil })
         }
     }
 
@@ -154,13 +174,9 @@ enum DefinitionPipeline {
             -> Bool
         {
             let worker = workers[index]
-            guard let definition = worker.parser.plainDefinition(entry, kind: kind, namespace: namespace) else {
-                return false
-            }
-            if inOrder {
-                worker.parser.append(definition)
-                return true
-            }
+            guard worker.parser.appendPlainDefinition(entry, kind: kind, namespace: namespace) else { return false }
+            if inOrder { return true }
+            let definition = worker.parser.takeLastDefinition()
             let (diagnostics, segments) = (worker.parser.diagnostics.count, worker.parser.segments.count)
             worker.outputs.append(Output(position: position, definition: definition,
                                          diagnostics: diagnostics..<diagnostics, segments: segments..<segments))

@@ -11,8 +11,13 @@ struct EnvironmentName: Hashable {
     /// simple key's variable gives the key back (a lone `_` is `_`, a `__` is `.`), so two distinct simple keys
     /// never share a variable; only keys with `-`, capitals or such runs can.
     static func isSimple(_ key: String) -> Bool {
+        // Over the bytes in place, as `KeySyntax.isValid`.
+        key.utf8.withContiguousStorageIfAvailable { isSimple(bytes: $0) } ?? isSimple(bytes: Array(key.utf8))
+    }
+
+    private static func isSimple(bytes: some Collection<UInt8>) -> Bool {
         var previous: UInt8 = 0
-        for byte in key.utf8 {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 break

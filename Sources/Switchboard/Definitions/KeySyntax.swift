@@ -2,8 +2,14 @@
 package enum KeySyntax {
     /// Whether a key (or namespace) is well formed.
     package static func isValid(_ key: String) -> Bool {
+        // Over the bytes in place (every key of every load comes here): the view's iterator copied a short
+        // string's bytes out for each byte it read.
+        key.utf8.withContiguousStorageIfAvailable { isValid(bytes: $0) } ?? isValid(bytes: Array(key.utf8))
+    }
+
+    private static func isValid(bytes: some Collection<UInt8>) -> Bool {
         var segmentLength = 0
-        for byte in key.utf8 {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
                  UInt8(ascii: "_"), UInt8(ascii: "-"):
