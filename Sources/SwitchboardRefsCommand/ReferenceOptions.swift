@@ -20,6 +20,14 @@ package struct ReferenceOptions: ParsableArguments {
     /// Creates the options with their defaults (ArgumentParser fills them in).
     package init() {}
 
+    /// Refuses a `--sources` path that does not exist: a typo or the wrong directory would otherwise read no code
+    /// and list every definition as unreferenced.
+    package func validate() throws {
+        for path in sources where !FileManager.default.fileExists(atPath: path) {
+            throw ValidationError("--sources: there is no file or folder at \(path)")
+        }
+    }
+
     /// Reads the sources (those named, else `Sources` and `Tests` beside `flags`) against `registry`, with the
     /// definitions `--allow-unreferenced` matches marked as allowed.
     ///

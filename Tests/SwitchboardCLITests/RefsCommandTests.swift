@@ -3,7 +3,7 @@ import SwitchboardTestSupport
 import Testing
 
 /// `switchboard refs` on the references tests' fixture package: the `--json` document, paths relative to the
-/// current directory, `--strict` and `--allow-unreferenced`.
+/// current directory, a `--sources` path that is not there, `--strict` and `--allow-unreferenced`.
 struct RefsCommandTests {
     /// The fixture package, read from the source tree (the command writes nothing).
     static let shop = Repository.path("Tests/SwitchboardReferencesTests/Fixtures/Shop")
@@ -53,6 +53,13 @@ struct RefsCommandTests {
         #expect(dynamic.first?["line"] as? Int == 11 && dynamic.first?["column"] as? Int == 33)
 
         #expect(document["unreferenced"] as? [String] == ["shop.legacy_banner", "shop.partner_only"])
+    }
+
+    // Read as no code at all, a misspelt path would list every definition as unreferenced.
+    @Test func aSourcesPathThatIsNotThereIsRefused() throws {
+        let result = try runSwitchboard(["refs", "--sources", "Sources", "Nowhere"], in: Self.shop)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--sources: there is no file or folder at Nowhere"), "\(result.stderr)")
     }
 
     @Test func pathsAreRelativeToTheCurrentDirectoryAndSourcesDefaultBesideTheDefinitions() throws {

@@ -3,8 +3,8 @@ import SwitchboardTestSupport
 import Testing
 
 /// `switchboard stale` end to end on a copy of the stale report's fixture (`Fixtures/Stale` of the references
-/// tests): the text report grouped by reason, `--json`, `--markdown`, `--strict`, an override change in the
-/// audit log, and `--server` against a running `switchboard serve`.
+/// tests): the text report grouped by reason, `--json`, `--markdown`, `--strict`, sources that are not there, an
+/// override change in the audit log, and `--server` against a running `switchboard serve`.
 struct StaleCommandTests {
     static let fixture = Repository.path("Tests/SwitchboardReferencesTests/Fixtures/Stale")
 
@@ -32,6 +32,20 @@ struct StaleCommandTests {
             3 of 5 definitions can go: 1 expired, 1 unreferenced, 1 constant.
 
             """)
+    }
+
+    // A typo in --sources, or a run away from the package's code, is said: otherwise every definition is listed
+    // as one no code references.
+    @Test func sourcesThatAreNotThereAreSaid() throws {
+        let project = try Self.project()
+        let misspelt = try runSwitchboard(["stale", "--sources", "Sourcs"], in: project.path)
+        #expect(misspelt.status == 2)
+        #expect(misspelt.stderr.contains("--sources: there is no file or folder at Sourcs"), "\(misspelt.stderr)")
+        try FileManager.default.removeItem(atPath: project.file("Sources"))
+        let none = try runSwitchboard(["stale"], in: project.path)
+        #expect(none.status == 0)
+        #expect(none.stderr.contains(
+            "warning: no Swift files were read, so every definition is listed as unreferenced"), "\(none.stderr)")
     }
 
     @Test func strictExitsOneWhenAnythingIsListed() throws {

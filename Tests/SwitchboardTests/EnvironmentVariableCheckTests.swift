@@ -3,7 +3,8 @@ import Testing
 import SwitchboardTestSupport
 
 /// `validate`'s check of the environment: a `SWITCHBOARD_…` variable that overrides no key is named, with the
-/// nearest key's variable; Switchboard's own variables never are; a key whose variable is one of them is refused.
+/// nearest key's variable; one whose value does not parse or fit its key is named as every lookup skips it;
+/// Switchboard's own variables never are; a key whose variable is one of them is refused.
 struct EnvironmentVariableCheckTests {
     let project = makeProject()
 
@@ -20,6 +21,19 @@ struct EnvironmentVariableCheckTests {
         #expect(warnings(["SWITCHBOARD_APP__UPLOAD_MAX_MB": "50", "SWITCHBOARD_APP__THEME": "dark"]) == [
             "warning: SWITCHBOARD_APP__UPLOAD_MAX_MB is set but overrides no key\n"
                 + "  hint: did you mean 'SWITCHBOARD_APP__UPLOAD__MAX_MB'? (the variable of app.upload.max_mb)",
+        ])
+    }
+
+    // What `get` and `explain` warn about when they skip the variable, `validate` reports before a deploy does.
+    @Test func aValueThatDoesNotFitItsKeyIsNamed() {
+        #expect(warnings([
+            "SWITCHBOARD_APP__EXPRESS_PAY": "yes", "SWITCHBOARD_APP__UPLOAD__MAX_MB": "5000",
+            "SWITCHBOARD_APP__THEME": "dark",
+        ]) == [
+            "warning: SWITCHBOARD_APP__EXPRESS_PAY skipped: expected a bool, found the string \"yes\"\n"
+                + "  hint: write true (only true and false are booleans in YAML 1.2)",
+            "warning: SWITCHBOARD_APP__UPLOAD__MAX_MB skipped: 5000 is above the maximum 500 of app.upload.max_mb\n"
+                + "  hint: allowed range: 1 to 500",
         ])
     }
 

@@ -59,7 +59,7 @@ extension FileOverrides {
 extension BoardInputs {
     /// What `validate` reports: the definitions, every override file of the directory (not only the selected
     /// environment's: each is meant for some deployment), each checked against the definitions, and the
-    /// environment's `SWITCHBOARD_…` variables that override no key.
+    /// environment's `SWITCHBOARD_…` variables that override no key or whose value does not fit its key.
     package func validationDiagnostics(at now: Double? = nil) -> (report: LoadReport, diagnostics: [Diagnostic]) {
         let report = load(now: now).report
         var diagnostics = report.diagnostics
@@ -71,7 +71,10 @@ extension BoardInputs {
             diagnostics += report.hasErrors ? files.diagnostics : files.diagnostics(against: report.registry)
         }
         if !report.hasErrors {
+            // The variables that override no key, and the values that do not parse or fit theirs: both are
+            // skipped by every lookup, so a deploy's `validate` is where to hear of them.
             diagnostics += EnvironmentLayer.unknownVariables(in: environment, registry: report.registry)
+            diagnostics += EnvironmentLayer.type(environment, against: report.registry).diagnostics
         }
         return (report, Diagnostic.sorted(diagnostics))
     }
