@@ -11,7 +11,7 @@ struct DiffCommand: ParsableCommand {
         commandName: "diff",
         abstract: "Show what an edit changes, key by key, and for how many contexts the served value moves.",
         discussion: """
-            BASE and HEAD are git revisions: BASE defaults to HEAD, HEAD to the working tree (WORKTREE). \
+            BASE and HEAD are git revisions or WORKTREE, the working tree: BASE defaults to HEAD, HEAD to WORKTREE. \
             --from DIR --to DIR compares two folders; --env-base A --env-head B two environments' override \
             files. Exits 0 when it ran, 1 on an error, and 3 with --fail-on breaking when a risk is breaking.
 
@@ -28,7 +28,7 @@ struct DiffCommand: ParsableCommand {
     @Argument(help: "The revision before the edit (default: HEAD).")
     var base: String?
 
-    @Argument(help: "The revision after the edit (default: the working tree).")
+    @Argument(help: "The revision after the edit (default: WORKTREE, the working tree).")
     var head: String?
 
     @Option(help: ArgumentHelp("A definitions folder to compare from, instead of a revision.", valueName: "dir"))
@@ -81,9 +81,8 @@ struct DiffCommand: ParsableCommand {
             let worktree = ReviewSource.folder(options.flags, label: ReviewSource.worktreeLabel)
             sources = (worktree, worktree)
         } else {
-            sources = (.revision(base ?? "HEAD", folder: options.flags),
-                       head.map { .revision($0, folder: options.flags) }
-                           ?? .folder(options.flags, label: ReviewSource.worktreeLabel))
+            sources = (.named(base ?? "HEAD", folder: options.flags),
+                       .named(head ?? ReviewSource.worktreeLabel, folder: options.flags))
         }
         let review: Review
         do {

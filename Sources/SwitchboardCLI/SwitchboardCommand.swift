@@ -28,6 +28,12 @@ struct SwitchboardCommand: AsyncParsableCommand {
         if let directory = GlobalOptions.prefetchableDirectory(CommandLine.arguments.dropFirst()) {
             DefinitionPrefetch.start(directory: directory)
         }
+        // `help NAME` for a NAME that is no command: ArgumentParser prints the overview and exits 0.
+        let arguments = CommandLine.arguments.dropFirst()
+        if arguments.first == "help", let unknown = unknownCommand(arguments.dropFirst().first) {
+            Terminal.standardError.print(diagnostic: unknown)
+            Foundation.exit(2)
+        }
         do {
             var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand {

@@ -24,9 +24,9 @@ package struct Review: Sendable {
     /// What was not checked, and why.
     package var notes: [String]
 
-    /// The note for the check that needs `switchboard refs`, which does not exist yet.
+    /// The note for the check `diff` leaves to `switchboard refs`, which reads the code.
     package static let referencesNote =
-        "removed or renamed keys still read by code were not checked: that needs `switchboard refs`"
+        "removed or renamed keys still read by code were not checked: `switchboard refs` lists the code that reads each"
 
     /// Compares two sides.
     ///

@@ -16,4 +16,10 @@ package enum ReviewSource: Sendable, Hashable {
 
     /// The label of the working tree, as `switchboard diff` reports a side with no revision.
     package static let worktreeLabel = "WORKTREE"
+
+    /// The definitions folder `folder` at `revision`, or as it is now when `revision` is ``worktreeLabel``: the name
+    /// the report gives the working tree names it on the command line too.
+    package static func named(_ revision: String, folder: String) -> ReviewSource {
+        revision == worktreeLabel ? .folder(folder, label: worktreeLabel) : .revision(revision, folder: folder)
+    }
 }

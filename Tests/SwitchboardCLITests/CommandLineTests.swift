@@ -74,6 +74,12 @@ struct CommandLineTests {
             + "  hint: did you mean 'set'? (switchboard help lists the commands)\n")
         let far = try runSwitchboard(["frobnicate"])
         #expect(far.stderr == "error: unknown command 'frobnicate'\n  hint: switchboard help lists the commands\n")
+        // The same for help's argument, which ArgumentParser answered with the overview and status 0.
+        let help = try runSwitchboard(["help", "valdate"])
+        #expect(help.status == 2)
+        #expect(help.stderr == "error: unknown command 'valdate'\n"
+            + "  hint: did you mean 'validate'? (switchboard help lists the commands)\n")
+        #expect(try runSwitchboard(["help", "validate"]).status == 0)
     }
 
     @Test func setGetExplainResetRoundTrip() throws {

@@ -90,6 +90,20 @@ import Testing
         #expect(result.stdout.contains("| `app.old_banner` | removed |  |  |\n"))
     }
 
+    // The name the report gives the working tree names it on the command line, on either side.
+    @Test func worktreeNamesTheWorkingTree() throws {
+        let repository = try repository()
+        let implied = try diff(["HEAD~1", "--json"], in: repository)
+        let named = try diff(["HEAD~1", "WORKTREE", "--json"], in: repository)
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(named.stdout == implied.stdout)
+        let reversed = try diff(["WORKTREE", "HEAD~1", "--json"], in: repository)
+        #expect(reversed.status == 0, "\(reversed.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(reversed.stdout.utf8)) as? [String: Any])
+        #expect(json["base"] as? String == "WORKTREE")
+        #expect(json["head"] as? String == "HEAD~1")
+    }
+
     @Test func anUnknownRevisionExitsOne() throws {
         let repository = try repository()
         let result = try diff(["nope"], in: repository)

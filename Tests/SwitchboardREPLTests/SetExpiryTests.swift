@@ -7,7 +7,8 @@ import SwitchboardTestSupport
 import Testing
 
 /// The REPL's `set --for DURATION KEY VALUE` and `set --until TIME KEY VALUE` (the option first, since the value is
-/// the rest of the line), the time left in `get`, `list` and `explain`, and the expiry in `log`.
+/// the rest of the line; or last, as on the command line), the time left in `get`, `list` and `explain`, and the
+/// expiry in `log`.
 struct SetExpiryTests {
     /// A clock that starts at the wall clock's time and moves only when the test moves it, and never wakes the
     /// board: these tests read the time left and the history, not the board's republishing.
@@ -27,7 +28,11 @@ struct SetExpiryTests {
          .set(key: "app.motd", value: "hello world", expiry: .after(seconds: 90))),
         ("set --until 2026-12-01T09:00:00+01:00 app.new_flow true",
          .set(key: "app.new_flow", value: "true", expiry: .until("2026-12-01T09:00:00+01:00"))),
-        // After the key, --for is part of the value, as any text there is.
+        // The command line's order: the option after the value.
+        ("set app.new_flow true --for 2h", .set(key: "app.new_flow", value: "true", expiry: .after(seconds: 7_200))),
+        ("set app.motd hello world --until 2026-12-01T09:00:00Z",
+         .set(key: "app.motd", value: "hello world", expiry: .until("2026-12-01T09:00:00Z"))),
+        // Right after the key, --for is the value, as any text there is.
         ("set app.motd --for 2h", .set(key: "app.motd", value: "--for 2h")),
         (#"set "--for" 2h"#, .set(key: "--for", value: "2h")),
     ])
@@ -56,6 +61,9 @@ struct SetExpiryTests {
         ("set --until 2026-12-01T09:00:00 app.new_flow true",
          "--until needs a time zone: '2026-12-01T09:00:00' has none (add Z for UTC, or an offset such as +01:00)"),
         ("set --for 2h --until 2026-12-01T09:00:00Z app.new_flow true", "give either --for or --until, not both"),
+        ("set --for 2h app.new_flow true --for 3h", "give either --for or --until, not both"),
+        ("set app.new_flow true --for 2x",
+         "--for takes a whole number and a unit (s, m, h or d), such as 90s, 30m, 2h or 7d, not '2x'"),
     ])
     func refuses(line: String, message: String) {
         #expect(throws: CommandError(message: message, hint: Self.usage)) { try CommandParser.parse(line) }

@@ -30,7 +30,8 @@ import Testing
             - `b`: removed while c was added with the same type (int) and no owner: a rename without \
             `renamed_from: [b]` drops its stored overrides
 
-            _Note: removed or renamed keys still read by code were not checked: that needs `switchboard refs`._
+            _Note: removed or renamed keys still read by code were not checked: `switchboard refs` lists the code \
+            that reads each._
 
             """)
     }
@@ -53,7 +54,7 @@ import Testing
             "modified","details":["default: false → true"],"fields":["default"],"impact":{"after":{"true":1},\
             "before":{"false":1},"changed":1,"contexts":1},"key":"a"},{"change":"removed","details":[],"fields":[],\
             "key":"b"},{"change":"added","details":[],"fields":[],"key":"c"}],"head":"head","notes":["removed or \
-            renamed keys still read by code were not checked: that needs `switchboard refs`"]}
+            renamed keys still read by code were not checked: `switchboard refs` lists the code that reads each"]}
             """)
     }
 
@@ -74,7 +75,8 @@ import Testing
               b: removed while c was added with the same type (int) and no owner: a rename without \
             `renamed_from: [b]` drops its stored overrides
 
-            note: removed or renamed keys still read by code were not checked: that needs `switchboard refs`
+            note: removed or renamed keys still read by code were not checked: `switchboard refs` lists the code \
+            that reads each
 
             """)
     }

@@ -120,22 +120,29 @@ enum CommandParser {
         case "set":
             var rest = arguments[...]
             var expiry: Command.Expiry?
-            while let option = rest.first, !option.isQuoted, option.text == "--for" || option.text == "--until" {
+            func isExpiryOption(_ word: Token) -> Bool {
+                !word.isQuoted && (word.text == "--for" || word.text == "--until")
+            }
+            func readExpiry(_ option: String, _ text: String) throws(CommandError) -> Command.Expiry {
                 guard expiry == nil else { throw usage("give either --for or --until, not both") }
-                guard rest.count >= 2 else { throw usage("\(option.text) needs a value before the KEY") }
-                let text = rest.dropFirst().first!.text
                 do throws(ExpiryInput.Problem) {
-                    if option.text == "--for" {
-                        expiry = .after(seconds: try ExpiryInput.seconds(ofDuration: text))
-                    } else {
-                        // Its form is checked now; whether it is past, only when the session writes.
-                        _ = try ExpiryInput.moment(of: text, now: -.infinity)
-                        expiry = .until(text)
-                    }
+                    if option == "--for" { return .after(seconds: try ExpiryInput.seconds(ofDuration: text)) }
+                    // Its form is checked now; whether it is past, only when the session writes.
+                    _ = try ExpiryInput.moment(of: text, now: -.infinity)
+                    return .until(text)
                 } catch {
                     throw usage(error.message)
                 }
+            }
+            while let option = rest.first, isExpiryOption(option) {
+                guard rest.count >= 2 else { throw usage("\(option.text) needs a value before the KEY") }
+                expiry = try readExpiry(option.text, rest.dropFirst().first!.text)
                 rest = rest.dropFirst(2)
+            }
+            // The command line's order too, `set KEY VALUE --for 2h`: unquoted, the last two words are the option.
+            if rest.count >= 4, isExpiryOption(rest[rest.endIndex - 2]) {
+                expiry = try readExpiry(rest[rest.endIndex - 2].text, rest.last!.text)
+                rest = rest.dropLast(2)
             }
             guard rest.count >= 2 else {
                 throw usage(rest.isEmpty ? "set needs a KEY and a VALUE" : "set needs a VALUE after the key")
