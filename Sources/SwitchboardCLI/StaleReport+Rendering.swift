@@ -44,6 +44,13 @@ extension StaleReport {
         return groups.filter { !$0.entries.isEmpty }
     }
 
+    /// Said before the last line when the server has counted for less than the window.
+    private var shortWindowNote: String? {
+        guard let server, !server.countedWholeWindow else { return nil }
+        return "the server has counted evaluations only since \(server.since), less than \(days) days: "
+            + "none is listed as not evaluated until it has counted for \(days) days"
+    }
+
     /// The last line: how many definitions can go, and why.
     private var summary: String {
         var parts = [
@@ -68,6 +75,10 @@ extension StaleReport {
                 lines.append("  " + columns.joined(separator: "  "))
             }
         }
+        if let shortWindowNote {
+            if !lines.isEmpty { lines.append("") }
+            lines.append("Note: \(shortWindowNote).")
+        }
         if !lines.isEmpty { lines.append("") }
         lines.append(summary + ".")
         return lines.joined(separator: "\n") + "\n"
@@ -87,6 +98,7 @@ extension StaleReport {
             }
             lines.append("")
         }
+        if let shortWindowNote { lines += ["_Note: \(shortWindowNote)._", ""] }
         lines.append(summary + ".")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -111,6 +123,7 @@ extension StaleReport {
         if let server {
             document["server"] = .object([
                 "since": .string(server.since),
+                "counted_whole_window": .bool(server.countedWholeWindow),
                 "not_evaluated": .list(server.notEvaluated.map {
                     object($0, ["last_evaluated": $0.lastEvaluated.map(Value.string) ?? .null,
                                 "evaluations": $0.evaluations.map(Value.int) ?? .null])

@@ -12,8 +12,9 @@ import YAML
 ///   runtime override did not change (nor expire) for the last N days and does not expire later, and whose
 ///   `schedule` has no step in that time or to come, so it served one value to everyone all that time.
 ///   Preferences are settings meant to hold one value, and are never listed as constant;
-/// - **not evaluated**: with a server's usage, a definition the server did not evaluate for N days (or at all
-///   since it started counting, when that is more recent).
+/// - **not evaluated**: with a server's usage, a definition the server did not evaluate for N days. A server that
+///   has counted for less than N days (restarted lately) lists none: what it did not see in that time says
+///   nothing yet about a definition being unused.
 ///
 /// The server's usage also gives the keys clients asked for that no file defines.
 public struct StaleReport: Sendable, Hashable {
@@ -61,6 +62,8 @@ public struct StaleReport: Sendable, Hashable {
     public struct Server: Sendable, Hashable {
         /// When it started counting, ISO 8601 UTC.
         public var since: String
+        /// Whether it has counted for the whole window; when not, ``notEvaluated`` is empty.
+        public var countedWholeWindow: Bool
         /// Definitions it did not evaluate within the window, in declaration order.
         public var notEvaluated: [Entry]
         /// Keys clients asked for that no file defines, most looked-up first.
@@ -146,7 +149,8 @@ public struct StaleReport: Sendable, Hashable {
 
         server = usage.map { usage in
             let byKey = Dictionary(usage.keys.map { ($0.key, $0) }) { first, _ in first }
-            let notEvaluated = registry.definitions.compactMap { definition -> Entry? in
+            let countedWholeWindow = UsageReport.seconds(of: usage.since).map { $0 <= cutoff } ?? true
+            let notEvaluated = !countedWholeWindow ? [] : registry.definitions.compactMap { definition -> Entry? in
                 let used = byKey[definition.key]
                 if let time = used?.lastEvaluated, let seconds = UsageReport.seconds(of: time), seconds >= cutoff {
                     return nil
@@ -161,7 +165,8 @@ public struct StaleReport: Sendable, Hashable {
                            suggestion: registry.definition(renamedFrom: unknown.key)?.key
                                ?? Suggestions.nearest(to: unknown.key, in: registry.keys))
             }
-            return Server(since: usage.since, notEvaluated: notEvaluated, unknown: unknown)
+            return Server(since: usage.since, countedWholeWindow: countedWholeWindow, notEvaluated: notEvaluated,
+                          unknown: unknown)
         }
     }
 }

@@ -136,6 +136,7 @@ struct StaleReportTests {
         ], unknown: [.init(key: "app.new_flwo", lookups: 3), .init(key: "zzz", lookups: 1)])
         let server = try #require(Self.report(usage: usage).server)
         #expect(server.since == "2026-09-01T00:00:00.000Z")
+        #expect(server.countedWholeWindow)
         // The preference is not on that server at all.
         #expect(server.notEvaluated.map(\.key) == ["app.old_banner", "app.checkout_v2", "app.theme"])
         #expect(server.notEvaluated.map(\.lastEvaluated) == ["2026-10-01T00:00:00.000Z", nil, nil])
@@ -144,8 +145,23 @@ struct StaleReportTests {
         #expect(server.unknown.map(\.suggestion) == ["app.new_flow", nil])
     }
 
+    // A server restarted within the window has not seen a whole window: that it saw no evaluation of a key in that
+    // time says nothing yet, so nothing is listed as not evaluated (the unknown keys still are).
+    @Test func aServerThatCountedForLessThanTheWindowListsNothingAsNotEvaluated() throws {
+        let usage = UsageReport(since: "2026-11-20T00:00:00.000Z", keys: [], unknown: [.init(key: "zzz", lookups: 1)])
+        let server = try #require(Self.report(usage: usage).server)
+        #expect(!server.countedWholeWindow)
+        #expect(server.notEvaluated.isEmpty)
+        #expect(server.unknown.map(\.key) == ["zzz"])
+        // Over a window it has seen whole, it lists them.
+        let week = try #require(Self.report(usage: usage, days: 2).server)
+        #expect(week.countedWholeWindow)
+        #expect(week.notEvaluated.map(\.key) == ["app.old_banner", "app.partner_only", "app.new_flow",
+                                                  "app.checkout_v2", "app.theme"])
+    }
+
     @Test func nothingStaleIsEmpty() {
-        let usage = UsageReport(since: "2026-11-01T00:00:00.000Z", keys: [], unknown: [])
+        let usage = UsageReport(since: "2026-09-01T00:00:00.000Z", keys: [], unknown: [])
         var report = Self.report(usage: usage)
         report.expired = []
         report.unreferenced = []
