@@ -24,6 +24,11 @@ struct AccessCommand: ParsableCommand {
             if let path = ProcessInfo.processInfo.environment["SWITCHBOARD_ACCESS_FILE"], !path.isEmpty { return path }
             throw ValidationError("give the access file with --access-file PATH or $SWITCHBOARD_ACCESS_FILE")
         }
+
+        /// Checks ``path()`` while the command line is parsed, so the refusal shows the subcommand's usage.
+        func validate() throws {
+            _ = try path()
+        }
     }
 
     /// `switchboard access add NAME --role ROLE [--namespaces a,b]`.
@@ -45,7 +50,8 @@ struct AccessCommand: ParsableCommand {
 
         @OptionGroup var file: FileOption
 
-        func run() throws {
+        /// The grant `--role` and `--namespaces` ask for, or a usage error.
+        func grant() throws -> Grant {
             guard let role = Role(rawValue: role) else {
                 let hint = Suggestions.nearest(to: role, in: Role.allCases.map(\.rawValue)).map(Message.didYouMean(one:))
                 throw ValidationError("unknown role '\(role)'" + (hint.map { "; \($0)" } ?? ": use read, write or admin"))
@@ -54,12 +60,23 @@ struct AccessCommand: ParsableCommand {
             if list != nil, role != .write {
                 throw ValidationError("--namespaces limits writers only; use it with --role write")
             }
+            return Grant(role: role, namespaces: list)
+        }
+
+        /// Checks ``grant()`` while the command line is parsed, so a refusal shows this subcommand's usage (thrown
+        /// from `run`, it showed the top-level one).
+        func validate() throws {
+            _ = try grant()
+        }
+
+        func run() throws {
+            let grant = try grant()
             let path = try file.path()
             let token = try edit { () throws(AccessFileEditor.Refusal) in
-                try AccessFileEditor.add(name: name, grant: Grant(role: role, namespaces: list), toFileAt: path)
+                try AccessFileEditor.add(name: name, grant: grant, toFileAt: path)
             }
             let terminal = Terminal.standardOutput
-            terminal.write("added \(name) (\(Grant(role: role, namespaces: list))) to \(path)\n")
+            terminal.write("added \(name) (\(grant)) to \(path)\n")
             terminal.write("token: \(token)\n")
             terminal.write(terminal.dim("This is the only time the token is shown: hand it to \(name) now. A server "
                                         + "watching the file accepts it within a second.") + "\n")

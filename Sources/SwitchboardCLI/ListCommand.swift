@@ -12,7 +12,7 @@ struct ListCommand: ParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "Only keys matching this glob pattern (checkout.*, *.max_*).")
+    @Argument(help: "Only keys matching this glob (checkout.*, *.max_*); without * or ?, the keys starting with it.")
     var pattern: String?
 
     @OptionGroup var evaluation: ContextOptions
@@ -22,7 +22,7 @@ struct ListCommand: ParsableCommand {
         let snapshot = board.snapshot
         let context = evaluation.context
         let glob = pattern.map(Glob.init)
-        let rows = snapshot.entries.indices.filter { glob?.matches(snapshot.entries[$0].definition.key) ?? true }
+        let rows = snapshot.entries.indices.filter { glob?.selects(key: snapshot.entries[$0].definition.key) ?? true }
             .map { (entry: snapshot.entries[$0], resolution: snapshot.evaluate($0, context: context).resolution) }
         if options.json {
             print(Value.list(rows.map { row in
@@ -31,6 +31,12 @@ struct ListCommand: ParsableCommand {
                                            expiresAt: board.expiresAt(of: key, serving: row.resolution))
             }).json)
             return
+        }
+        if let pattern, rows.isEmpty {
+            let suggestions = snapshot.registry.suggestions(for: pattern)
+            let message = Message.noKeyMatches(pattern: pattern, suggestions: suggestions)
+            Terminal.standardError.print(diagnostic: .error(at: nil, message.text, hint: message.hint))
+            throw ExitCode(1)
         }
         let terminal = Terminal.standardOutput
         var table = Table(header: ["KEY", "KIND", "TYPE", "DEFAULT", "VALUE", "LAYER", "DESCRIPTION"])

@@ -57,7 +57,11 @@ struct StoreCommand: ParsableCommand {
 
         func run() throws {
             guard let data = FileManager.default.contents(atPath: file) else {
-                Terminal.standardError.print(diagnostic: .error(at: nil, "cannot read \(file)"))
+                let diagnostic: Diagnostic = FileManager.default.fileExists(atPath: file)
+                    ? .error(at: nil, "cannot read \(file)", hint: "check its permissions")
+                    : .error(at: nil, "there is no file at \(file)",
+                             hint: "name a file that switchboard store export wrote")
+                Terminal.standardError.print(diagnostic: diagnostic)
                 throw ExitCode(1)
             }
             let export = try storeStep { () throws(StoreError) in

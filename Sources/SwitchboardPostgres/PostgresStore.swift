@@ -46,7 +46,8 @@ public final class PostgresStore: RuntimeStore {
                   let host = components.host, !host.isEmpty
             else {
                 throw StoreError(.unavailable, message: "not a PostgreSQL URL: \(Self.redacted(url))",
-                                 hint: "write postgres://user:password@host:port/database")
+                                 hint: "write postgres://user:password@host:port/database (a file store's path goes "
+                                     + "in --state or $SWITCHBOARD_STATE)")
             }
             self.host = host
             port = components.port ?? 5432

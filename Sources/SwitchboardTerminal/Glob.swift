@@ -42,3 +42,11 @@ public struct Glob: Sendable {
         return p == pattern.count
     }
 }
+
+extension Glob {
+    /// Whether `list PATTERN` shows a key, on the command line and in the REPL alike: the glob's match, or for a
+    /// pattern without wildcards a prefix (`list app.` lists a namespace, `list checkout` the checkout keys).
+    public func selects(key: String) -> Bool {
+        hasWildcards ? matches(key) : key.hasPrefix(String(pattern))
+    }
+}

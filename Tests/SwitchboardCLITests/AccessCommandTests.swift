@@ -50,12 +50,15 @@ struct AccessCommandTests {
         let role = try run(["access", "add", "ana", "--role", "writer", "--access-file", path])
         #expect(role.status == 2)
         #expect(role.stderr.contains("unknown role 'writer'; did you mean 'write'?"), "\(role.stderr)")
+        // The subcommand's own usage, not the top level's.
+        #expect(role.stderr.contains("Usage: switchboard access add <name> --role <role>"), "\(role.stderr)")
         let namespaces = try run(["access", "add", "ana", "--role", "admin", "--namespaces", "x", "--access-file", path])
         #expect(namespaces.status == 2)
         #expect(namespaces.stderr.contains("--namespaces limits writers only"))
         let noFile = try run(["access", "list"])
         #expect(noFile.status == 2)
         #expect(noFile.stderr.contains("--access-file PATH or $SWITCHBOARD_ACCESS_FILE"))
+        #expect(noFile.stderr.contains("Usage: switchboard access list"), "\(noFile.stderr)")
         #expect(project.read("access.yaml") == nil)
     }
 

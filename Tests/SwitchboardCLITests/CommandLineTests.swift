@@ -110,6 +110,19 @@ struct CommandLineTests {
         #expect(lines[1].contains("app.upload.max_mb") && lines[1].contains("  7  ") && lines[1].contains("env"))
     }
 
+    // As in the REPL: without a wildcard the pattern is a prefix, and one that matches nothing says so.
+    @Test func listTakesAPrefixAndSaysWhenNothingMatches() throws {
+        let project = makeProject()
+        let prefix = try runSwitchboard(["list", "--flags", project.flags, "app.stress"])
+        #expect(prefix.status == 0)
+        #expect(prefix.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: " ").first } == [
+            "app.stress.a", "app.stress.b",
+        ])
+        let none = try runSwitchboard(["list", "--flags", project.flags, "app.colr*"])
+        #expect(none.status == 1)
+        #expect(none.stderr == "error: no key matches 'app.colr*'\n  hint: did you mean 'app.color'?\n")
+    }
+
     @Test func unknownKeyExitsOneWithSuggestion() throws {
         let project = makeProject()
         let result = try runSwitchboard(["get", "--flags", project.flags, "app.new_flw"])

@@ -46,5 +46,10 @@ import Testing
                                       garbage])
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("is not a Switchboard store export"), "\(bad.stderr)")
+        let missing = try runSwitchboard(["store", "import", "--flags", project.flags, "--state",
+                                          project.file("x/o.json"), project.file("nothere.json")])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("error: there is no file at \(project.file("nothere.json"))\n"
+            + "  hint: name a file that switchboard store export wrote"), "\(missing.stderr)")
     }
 }

@@ -4,6 +4,8 @@
 package enum Message: Sendable, Hashable {
     /// A key no definition has, with the nearest keys.
     case unknownKey(String, suggestions: [String])
+    /// A `list` pattern no key matches, with the nearest keys.
+    case noKeyMatches(pattern: String, suggestions: [String])
     /// A value refused for a key, with why; `type` adds the key's type as a hint when the problem gives none.
     case refusedValue(key: String, problem: ValueProblem, type: ValueType?)
     /// The count of errors and warnings that ends a report.
@@ -23,6 +25,8 @@ package enum Message: Sendable, Hashable {
         switch self {
         case .unknownKey(let key, _):
             "unknown key '\(key)'"
+        case .noKeyMatches(let pattern, _):
+            "no key matches '\(pattern)'"
         case .refusedValue(let key, let problem, _):
             "refused value for \(key): \(problem.message); nothing was written"
         case .summary(let errors, let warnings):
@@ -46,6 +50,8 @@ package enum Message: Sendable, Hashable {
         switch self {
         case .unknownKey(_, let suggestions):
             Self.didYouMean(suggestions) ?? "list the keys to see which are defined"
+        case .noKeyMatches(_, let suggestions):
+            Self.didYouMean(suggestions) ?? "`list` with no pattern shows every key"
         case .refusedValue(let key, let problem, let type):
             problem.hint ?? type.map { "\(key) is \($0.withArticle)" }
         case .summary, .typeMismatch, .disabled:

@@ -8,12 +8,11 @@ extension Session {
         var keys = board.registry.keys
         if let pattern {
             let glob = Glob(pattern)
-            // Without wildcards a pattern is a prefix, so `list app.` lists a namespace.
-            keys = keys.filter { glob.hasWildcards ? glob.matches($0) : $0.hasPrefix(pattern) }
+            keys = keys.filter(glob.selects(key:))
             if keys.isEmpty {
-                let near = Suggestions.near(pattern, in: board.registry.keys)
-                let hint = Message.didYouMean(near) ?? "`list` with no pattern shows every key"
-                return failure("no key matches '\(pattern)'", hint: hint)
+                let suggestions = board.registry.suggestions(for: pattern)
+                let message = Message.noKeyMatches(pattern: pattern, suggestions: suggestions)
+                return failure(message.text, hint: message.hint)
             }
         }
         guard !keys.isEmpty else { return Reply(output: "no definitions\n") }
