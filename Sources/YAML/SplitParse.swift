@@ -126,7 +126,9 @@ public struct SplitEntry {
         return position
     }
 
-    private func scalarBytes(at index: Int) -> UnsafeBufferPointer<UInt8> {
+    /// The UTF-8 bytes of the scalar at `index`, as ``text(at:)`` decodes them, valid as long as the entry is:
+    /// for a reader that matches them without making a string.
+    public func scalarBytes(at index: Int) -> UnsafeBufferPointer<UInt8> {
         let event = events[index]
         guard event.length > 0, let base = bytes.baseAddress else { return UnsafeBufferPointer(start: nil, count: 0) }
         return UnsafeBufferPointer(start: base + Int(event.value), count: Int(event.length))

@@ -22,7 +22,7 @@ extension DefinitionParser {
         var index = 2
         while index < entry.count, entry.kind(at: index) != .mappingEnd {
             guard entry.kind(at: index) == .scalar, !entry.hasTag(at: index),
-                  let field = FieldTable.Field(name: entry.text(at: index)), !field.isTargeting,
+                  let field = FieldTable.Field(bytes: entry.scalarBytes(at: index)), !field.isTargeting,
                   fields[field.rawValue] < 0
             else { return false }
             fields[field.rawValue] = Int32(index + 1)

@@ -440,40 +440,46 @@ struct FieldTable {
         case type, `default`, description, owner, tags, expires, variants, values, min, max, pattern, renamedFrom,
              rules, rollout, requires, enabled, targeting, bucketing, schedule
 
-        /// The field a name spells, if any: a switch on the length and first and last bytes picks the only
-        /// candidate, which one comparison confirms.
+        /// The field a name spells, if any (see ``init(bytes:)``).
         init?(name: String) {
             var text = name
-            let field: Field? = text.withUTF8 { bytes in
-                guard bytes.count >= 3 else { return nil }
-                let candidate: Field? = switch (bytes.count, bytes[0], bytes[bytes.count - 1]) {
-                case (4, 0x74, 0x65): .type  // t...e
-                case (7, 0x64, 0x74): .default  // d...t
-                case (11, 0x64, 0x6E): .description  // d...n
-                case (5, 0x6F, 0x72): .owner  // o...r
-                case (4, 0x74, 0x73): .tags  // t...s
-                case (7, 0x65, 0x73): .expires  // e...s
-                case (8, 0x76, 0x73): .variants  // v...s
-                case (6, 0x76, 0x73): .values  // v...s
-                case (3, 0x6D, 0x6E): .min  // m...n
-                case (3, 0x6D, 0x78): .max  // m...x
-                case (7, 0x70, 0x6E): .pattern  // p...n
-                case (12, 0x72, 0x6D): .renamedFrom  // r...m
-                case (5, 0x72, 0x73): .rules  // r...s
-                case (7, 0x72, 0x74): .rollout  // r...t
-                case (8, 0x72, 0x73): .requires  // r...s
-                case (7, 0x65, 0x64): .enabled  // e...d
-                case (9, 0x74, 0x67): .targeting  // t...g
-                case (9, 0x62, 0x67): .bucketing  // b...g
-                case (8, 0x73, 0x65): .schedule  // s...e
-                default: nil
-                }
-                return candidate
-            }
-            // Equal short names have the same bits, so confirming a match is quick.
-            guard let field, DefinitionParser.definitionFields[field.rawValue] == name else { return nil }
+            guard let field = text.withUTF8({ Field(bytes: $0) }) else { return nil }
             self = field
         }
+
+        /// The field the UTF-8 bytes of a name spell, if any: a switch on the length and first and last bytes
+        /// picks the only candidate, which one comparison confirms. No string is made: every field name of every
+        /// plain definition comes here from libyaml's bytes.
+        init?(bytes: UnsafeBufferPointer<UInt8>) {
+            guard bytes.count >= 3 else { return nil }
+            let candidate: Field? = switch (bytes.count, bytes[0], bytes[bytes.count - 1]) {
+            case (4, 0x74, 0x65): .type  // t...e
+            case (7, 0x64, 0x74): .default  // d...t
+            case (11, 0x64, 0x6E): .description  // d...n
+            case (5, 0x6F, 0x72): .owner  // o...r
+            case (4, 0x74, 0x73): .tags  // t...s
+            case (7, 0x65, 0x73): .expires  // e...s
+            case (8, 0x76, 0x73): .variants  // v...s
+            case (6, 0x76, 0x73): .values  // v...s
+            case (3, 0x6D, 0x6E): .min  // m...n
+            case (3, 0x6D, 0x78): .max  // m...x
+            case (7, 0x70, 0x6E): .pattern  // p...n
+            case (12, 0x72, 0x6D): .renamedFrom  // r...m
+            case (5, 0x72, 0x73): .rules  // r...s
+            case (7, 0x72, 0x74): .rollout  // r...t
+            case (8, 0x72, 0x73): .requires  // r...s
+            case (7, 0x65, 0x64): .enabled  // e...d
+            case (9, 0x74, 0x67): .targeting  // t...g
+            case (9, 0x62, 0x67): .bucketing  // b...g
+            case (8, 0x73, 0x65): .schedule  // s...e
+            default: nil
+            }
+            guard let candidate, Self.names[candidate.rawValue].elementsEqual(bytes) else { return nil }
+            self = candidate
+        }
+
+        /// ``DefinitionParser/definitionFields`` as bytes, in the same order.
+        private static let names = DefinitionParser.definitionFields.map { Array($0.utf8) }
     }
 
     private let pairs: [Node.Pair]
