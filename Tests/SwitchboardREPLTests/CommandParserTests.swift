@@ -8,6 +8,7 @@ struct CommandParserTests {
         ("get app.theme", .get(key: "app.theme")),
         ("explain app.theme", .explain(key: "app.theme")),
         ("explain app.theme --at 2026-12-01T10:00:00+01:00", .explain(key: "app.theme", at: 1_796_115_600)),
+        ("get app.theme --at 2026-12-01T10:00:00+01:00", .get(key: "app.theme", at: 1_796_115_600)),
         ("set app.theme dark", .set(key: "app.theme", value: "dark")),
         (#"set app.motd "hello world""#, .set(key: "app.motd", value: "hello world")),
         ("set app.motd hello   world", .set(key: "app.motd", value: "hello   world")),
@@ -45,8 +46,8 @@ struct CommandParserTests {
     @Test(arguments: [
         ("lsit", "unknown command 'lsit'", "did you mean 'list'? (help lists the commands)"),
         ("frobnicate", "unknown command 'frobnicate'", "help lists the commands"),
-        ("get", "get needs a KEY", "usage: get KEY"),
-        ("get a b", "get takes one KEY", "usage: get KEY"),
+        ("get", "get needs a KEY", "usage: get KEY [--at TIME]"),
+        ("get a b", "get takes one KEY", "usage: get KEY [--at TIME]"),
         ("explain a --at 2026-12-01T09:00:00",
          "--at '2026-12-01T09:00:00' is not an RFC 3339 time with a zone; for example 2026-12-01T09:00:00Z",
          "usage: explain KEY [--at TIME]"),

@@ -92,6 +92,16 @@ struct SetExpiryTests {
                     .contains("the runtime override expires in 1 h 59 min (\(expiry))\n"))
     }
 
+    // `get KEY --at TIME` answers as of that time, as `explain` does: after its expiry, without the override.
+    @Test func getAtALaterTimeSeesTheOverrideExpired() throws {
+        let session = try session()
+        _ = session.execute("set --for 2h app.new_flow true")
+        let later = StoredOverride.time(secondsSinceEpoch: clock.now() + 3 * 3_600)
+        #expect(session.execute("get app.new_flow --at \(later)").output == "app.new_flow = false (default)\n")
+        let sooner = StoredOverride.time(secondsSinceEpoch: clock.now() + 3_600)
+        #expect(session.execute("get app.new_flow --at \(sooner)").output.hasPrefix("app.new_flow = true (runtime"))
+    }
+
     @Test func aPastUntilWritesNothing() throws {
         let session = try session()
         let reply = session.execute("set --until 2020-01-01T00:00:00Z app.new_flow true")

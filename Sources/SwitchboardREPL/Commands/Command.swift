@@ -5,8 +5,8 @@ import SwitchboardTerminal
 enum Command: Equatable {
     /// `list [PATTERN]`.
     case list(pattern: String?)
-    /// `get KEY`.
-    case get(key: String)
+    /// `get KEY`, or `get KEY --at TIME`: as of another time (seconds since the epoch).
+    case get(key: String, at: Double? = nil)
     /// `explain KEY`, or `explain KEY --at TIME`: as of another time (seconds since the epoch).
     case explain(key: String, at: Double? = nil)
     /// `set [--for DURATION | --until TIME] KEY VALUE`; `value` is the text as typed, read later by the key's type.
@@ -106,17 +106,18 @@ enum CommandParser {
         case "list":
             guard words.count <= 1 else { throw usage("list takes at most one PATTERN") }
             return .list(pattern: words.first)
-        case "get":
-            return .get(key: try key())
-        case "explain":
+        case "get", "explain":
+            // `KEY --at TIME`: as of another time, as on the command line.
+            var time: Double?
             if words.count == 3, words[1] == "--at" {
-                guard let time = Timestamp.parseZoned(words[2]) else {
+                guard let parsed = Timestamp.parseZoned(words[2]) else {
                     throw usage("--at '\(words[2])' is not an RFC 3339 time with a zone; for example "
                         + "2026-12-01T09:00:00Z")
                 }
-                return .explain(key: words[0], at: time)
+                time = parsed
             }
-            return .explain(key: try key())
+            let key = time == nil ? try key() : words[0]
+            return info.name == "get" ? .get(key: key, at: time) : .explain(key: key, at: time)
         case "set":
             var rest = arguments[...]
             var expiry: Command.Expiry?

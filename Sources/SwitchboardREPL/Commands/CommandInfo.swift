@@ -27,9 +27,12 @@ struct CommandInfo: Sendable {
                 Values are resolved for the session's context (see `help context`).
                 """),
         CommandInfo(
-            name: "get", arguments: "KEY",
+            name: "get", arguments: "KEY [--at TIME]",
             summary: "A key's resolved value and the layer it is from",
-            details: "The value is resolved for the session's context; `explain KEY` shows every layer."),
+            details: """
+                The value is resolved for the session's context; `explain KEY` shows every layer. `--at TIME`
+                (RFC 3339 with a zone) answers as of that time, as `explain` does.
+                """),
         CommandInfo(
             name: "explain", arguments: "KEY [--at TIME]",
             summary: "Every layer's value and origin, and the winner",

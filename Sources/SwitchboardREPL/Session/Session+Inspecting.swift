@@ -29,9 +29,10 @@ extension Session {
         return Reply(output: table.render(terminal: terminal))
     }
 
-    func get(_ key: String) -> Reply {
+    func get(_ key: String, at time: Double? = nil) -> Reply {
         guard board.registry[key] != nil else { return unknownKey(key) }
-        let resolution = board.resolve(key, context: context)
+        let then = time.flatMap { board.explain(key, context: context, at: Date(timeIntervalSince1970: $0)) }
+        let resolution = then?.resolution ?? board.resolve(key, context: context)
         guard let value = resolution.value else {
             if resolution.isDisabled { return Reply(output: "\(key) = (\(Message.disabled.text))\n") }
             return failure("\(key) did not resolve: \(resolution.errorMessage ?? "no value")",

@@ -112,7 +112,7 @@ public final class Session {
     private func run(_ command: Command) -> Reply {
         switch command {
         case .list(let pattern): list(pattern)
-        case .get(let key): get(key)
+        case .get(let key, let time): get(key, at: time)
         case .explain(let key, let time): explain(key, at: time)
         case .set(let key, let text, let expiry): set(key, text: text, expiry: expiry)
         case .toggle(let key): toggle(key)
