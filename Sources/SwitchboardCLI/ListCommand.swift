@@ -12,7 +12,7 @@ struct ListCommand: ParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "Only keys matching this glob (checkout.*, *.max_*); without * or ?, the keys starting with it.")
+    @Argument(help: "Only keys matching this glob (checkout.*, *.max_*); without * or ?, a key or a namespace.")
     var pattern: String?
 
     @OptionGroup var evaluation: ContextOptions
@@ -34,8 +34,8 @@ struct ListCommand: ParsableCommand {
         }
         if let pattern, rows.isEmpty {
             let suggestions = snapshot.registry.suggestions(for: pattern)
-            let message = Message.noKeyMatches(pattern: pattern, suggestions: suggestions)
-            Terminal.standardError.print(diagnostic: .error(at: nil, message.text, hint: message.hint))
+            Terminal.standardError.print(
+                diagnostic: Message.noKeyMatches(pattern: pattern, suggestions: suggestions).diagnostic)
             throw ExitCode(1)
         }
         let terminal = Terminal.standardOutput

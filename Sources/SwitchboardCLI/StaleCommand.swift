@@ -23,8 +23,9 @@ struct StaleCommand: AsyncParsableCommand {
             everyone. Preferences are never listed as constant: holding one value is what they are for.
 
             With --server URL (and its admin token, from --token-file or $SWITCHBOARD_ADMIN_TOKEN), the running \
-            server's GET /v1/usage adds the definitions it did not evaluate for --days days (it counts from \
-            when it started), and the keys clients asked for that no file defines.
+            server's GET /v1/usage adds the definitions it did not evaluate for --days days, and the keys \
+            clients asked for that no file defines. A server counts from its start: until it has counted for \
+            --days days it lists none as not evaluated (a smaller --days asks less of it).
 
             With --strict, the command exits 1 when anything is listed.
             """ + "\n\n" + Article.readMore(.retiring)

@@ -30,10 +30,7 @@ struct SwitchboardCommand: AsyncParsableCommand {
         }
         // `help NAME` for a NAME that is no command: ArgumentParser prints the overview and exits 0.
         let arguments = CommandLine.arguments.dropFirst()
-        if arguments.first == "help", let unknown = unknownCommand(arguments.dropFirst().first) {
-            Terminal.standardError.print(diagnostic: unknown)
-            Foundation.exit(2)
-        }
+        if arguments.first == "help", let unknown = unknownCommand(arguments.dropFirst().first) { refuse(unknown) }
         do {
             var command = try parseAsRoot()
             if var command = command as? any AsyncParsableCommand {
@@ -44,8 +41,7 @@ struct SwitchboardCommand: AsyncParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure, let unknown = unknownCommand(CommandLine.arguments.dropFirst().first) {
-                Terminal.standardError.print(diagnostic: unknown)
-                Foundation.exit(2)
+                refuse(unknown)
             }
             if code == .validationFailure {
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
@@ -57,6 +53,12 @@ struct SwitchboardCommand: AsyncParsableCommand {
 }
 
 extension SwitchboardCommand {
+    /// Prints the error for a word that names no command and exits with status 2, as for any usage error.
+    static func refuse(_ unknown: Diagnostic) -> Never {
+        Terminal.standardError.print(diagnostic: unknown)
+        Foundation.exit(2)
+    }
+
     /// The error for a first argument that names no subcommand, with the nearest name (the same suggestions as
     /// the REPL's); `nil` when it is an option or a subcommand, so ArgumentParser reports the rest.
     static func unknownCommand(_ word: String?) -> Diagnostic? {

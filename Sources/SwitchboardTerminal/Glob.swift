@@ -45,8 +45,11 @@ public struct Glob: Sendable {
 
 extension Glob {
     /// Whether `list PATTERN` shows a key, on the command line and in the REPL alike: the glob's match, or for a
-    /// pattern without wildcards a prefix (`list app.` lists a namespace, `list checkout` the checkout keys).
+    /// pattern without wildcards the key itself and the keys below it as a namespace (`list checkout` and
+    /// `list checkout.` the checkout keys, `list checkout.new_flow` that key, never `checkouts.x`).
     public func selects(key: String) -> Bool {
-        hasWildcards ? matches(key) : key.hasPrefix(String(pattern))
+        if hasWildcards { return matches(key) }
+        let text = String(pattern)
+        return key == text || key.hasPrefix(text.hasSuffix(".") ? text : text + ".")
     }
 }

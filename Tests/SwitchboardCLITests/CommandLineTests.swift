@@ -110,17 +110,25 @@ struct CommandLineTests {
         #expect(lines[1].contains("app.upload.max_mb") && lines[1].contains("  7  ") && lines[1].contains("env"))
     }
 
-    // As in the REPL: without a wildcard the pattern is a prefix, and one that matches nothing says so.
-    @Test func listTakesAPrefixAndSaysWhenNothingMatches() throws {
+    // As in the REPL: without a wildcard the pattern is a key or a namespace, and one that matches nothing says so.
+    @Test func listTakesANamespaceAndSaysWhenNothingMatches() throws {
         let project = makeProject()
         let prefix = try runSwitchboard(["list", "--flags", project.flags, "app.stress"])
         #expect(prefix.status == 0)
         #expect(prefix.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: " ").first } == [
             "app.stress.a", "app.stress.b",
         ])
+        let exact = try runSwitchboard(["list", "--flags", project.flags, "app.stress.a"])
+        #expect(exact.stdout.split(separator: "\n").count == 2)
         let none = try runSwitchboard(["list", "--flags", project.flags, "app.colr*"])
         #expect(none.status == 1)
         #expect(none.stderr == "error: no key matches 'app.colr*'\n  hint: did you mean 'app.color'?\n")
+        // Not a prefix of a segment: `app.stres` is neither a key nor a namespace.
+        #expect(try runSwitchboard(["list", "--flags", project.flags, "app.stres"]).status == 1)
+        // A script asking for JSON gets an empty list.
+        let json = try runSwitchboard(["list", "--flags", project.flags, "--json", "app.colr*"])
+        #expect(json.status == 0)
+        #expect(json.stdout == "[]\n")
     }
 
     @Test func unknownKeyExitsOneWithSuggestion() throws {

@@ -15,6 +15,15 @@ struct RetireCommandTests {
         return directory
     }
 
+    // The same check as refs and stale: reading no code, retire would leave every use of the key in place.
+    @Test func aSourcesPathThatIsNotThereIsRefused() throws {
+        let directory = try Self.fixture()
+        let result = try runSwitchboard(["retire", "checkout.new_flow", "--keep", "true", "--sources", "Sourcs"],
+                                        in: directory.path)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--sources: there is no file or folder at Sourcs"), "\(result.stderr)")
+    }
+
     @Test func aDryRunPrintsTheDiffAndWritesNothing() throws {
         let directory = try Self.fixture()
         let before = directory.read("flags/checkout.yaml")

@@ -128,6 +128,21 @@ struct PlainDefinitionTests {
         }
     }
 
+    // The events' field names are matched on their bytes: every field by its own name, nothing else, not even a
+    // name of the same length with the same first and last letters.
+    @Test("every field name is found from its bytes, and only it")
+    func fieldNamesFromBytes() {
+        for (index, name) in DefinitionParser.definitionFields.enumerated() {
+            let bytes = Array(name.utf8)
+            #expect(bytes.withUnsafeBufferPointer(FieldTable.Field.init(bytes:))?.rawValue == index, "\(name)")
+            #expect(FieldTable.Field(name: name)?.rawValue == index)
+        }
+        for near in ["tyqe", "dexcription", "Type", "typ", "types", "ma", "renamed-from", "", "d\u{e9}fault"] {
+            #expect(Array(near.utf8).withUnsafeBufferPointer(FieldTable.Field.init(bytes:)) == nil, "\(near)")
+            #expect(FieldTable.Field(name: near) == nil)
+        }
+    }
+
     @Test("an entry with a mistake, targeting or a tag is left to its nodes")
     func entriesLeftToNodes() {
         for entry in Self.notPlain {

@@ -128,6 +128,8 @@ struct SplitParseTests {
     @Test("split mappings anywhere among the top-level keys, or none at all")
     func placements() throws {
         try Self.expectSame("flags:\n  a: 1\nnamespace: x\npreferences:\n  b: 2\n")
+        // A key written three times: the second and the third each name the first.
+        try Self.expectSame("namespace: x\nflags:\n  a: 1\n  a: 2\n  a: 3\n")
         try Self.expectSame("namespace: x\nother: { flags: 1 }\n")
         try Self.expectSame("namespace: x\nflags: {}\npreferences: []\n")
         try Self.expectSame("flags:\n  a: 1\n  a: 2\n  b:\n")

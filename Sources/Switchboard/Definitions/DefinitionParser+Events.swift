@@ -112,20 +112,15 @@ extension DefinitionParser {
             }
             pattern = written
         }
-        // Made in its place at the end of the definitions and finished there, through the buffer: a definition made
-        // in a local and returned was copied whole twice, and reading an element of the array copied it whole
-        // (a reference count per field each time, 2% of a load).
-        definitions.append(Definition(
+        // Made in its place at the end of the definitions and finished there: a definition made in a local and
+        // returned was copied whole twice (a reference count per field each time, 2% of a load).
+        let (variantsAt, defaultAt) = (position(.variants), position(.default))
+        return append(Definition(
             key: Self.fullKey(localKey, namespace: namespace), kind: kind, type: type, defaultValue: .null,
             description: description, owner: owner, tags: tags, expires: expires, allowedValues: allowedValues,
             minimum: minimum, maximum: maximum, pattern: pattern, renamedFrom: renamedFrom,
-            location: entry.location(at: 0)))
-        let finished = definitions.withUnsafeMutableBufferPointer { buffer in
-            Self.finishPlain(&buffer[buffer.count - 1], entry, variantsAt: position(.variants),
-                             defaultAt: position(.default))
-        }
-        if !finished { definitions.removeLast() }
-        return finished
+            location: entry.location(at: 0))
+        ) { Self.finishPlain(&$0, entry, variantsAt: variantsAt, defaultAt: defaultAt) }
     }
 
     /// Reads a plain entry's variants (at `variantsAt`) and default (at `defaultAt`) into `definition`, which has

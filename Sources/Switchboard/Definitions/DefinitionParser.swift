@@ -5,9 +5,7 @@ import YAML
 struct DefinitionParser {
     let file: String
     let today: Day
-    /// Written here and by `appendPlainDefinition` (DefinitionParser+Events.swift), which makes each definition in
-    /// its place at the end.
-    var definitions: [Definition] = []
+    private(set) var definitions: [Definition] = []
     private(set) var diagnostics: [Diagnostic] = []
 
     static let topLevelFields = ["namespace", "flags", "preferences", "segments"]
@@ -61,6 +59,15 @@ struct DefinitionParser {
     /// Makes room for `count` definitions.
     mutating func reserve(definitions count: Int) {
         definitions.reserveCapacity(count)
+    }
+
+    /// Appends `definition` and has `finish` complete it in place (through the array's buffer: reading an element
+    /// of the array copied it whole); takes it back out when `finish` says no. Whether it stayed.
+    mutating func append(_ definition: consuming Definition, finishing finish: (inout Definition) -> Bool) -> Bool {
+        definitions.append(definition)
+        let finished = definitions.withUnsafeMutableBufferPointer { finish(&$0[$0.count - 1]) }
+        if !finished { definitions.removeLast() }
+        return finished
     }
 
     /// Removes and returns the definition read last, if any.

@@ -34,7 +34,7 @@ enum Command: Equatable {
     /// `quit` or `exit`.
     case quit
 
-    /// When a `set` override expires: the option comes before the key, since the value is the rest of the line.
+    /// When a `set` override expires: the option comes before the key, or last, after the value.
     enum Expiry: Equatable {
         /// `--for 2h`: this many seconds after the write.
         case after(seconds: Double)

@@ -31,8 +31,8 @@ extension Session {
 
     func get(_ key: String, at time: Double? = nil) -> Reply {
         guard board.registry[key] != nil else { return unknownKey(key) }
-        let then = time.flatMap { board.explain(key, context: context, at: Date(timeIntervalSince1970: $0)) }
-        let resolution = then?.resolution ?? board.resolve(key, context: context)
+        let resolution = time.map { board.resolve(key, at: Date(timeIntervalSince1970: $0), context: context) }
+            ?? board.resolve(key, context: context)
         guard let value = resolution.value else {
             if resolution.isDisabled { return Reply(output: "\(key) = (\(Message.disabled.text))\n") }
             return failure("\(key) did not resolve: \(resolution.errorMessage ?? "no value")",
