@@ -154,10 +154,10 @@ struct StaleReportTests {
         #expect(server.notEvaluated.isEmpty)
         #expect(server.unknown.map(\.key) == ["zzz"])
         // Over a window it has seen whole, it lists them.
-        let week = try #require(Self.report(usage: usage, days: 2).server)
-        #expect(week.countedWholeWindow)
-        #expect(week.notEvaluated.map(\.key) == ["app.old_banner", "app.partner_only", "app.new_flow",
-                                                  "app.checkout_v2", "app.theme"])
+        let twoDays = try #require(Self.report(usage: usage, days: 2).server)
+        #expect(twoDays.countedWholeWindow)
+        #expect(twoDays.notEvaluated.map(\.key) == ["app.old_banner", "app.partner_only", "app.new_flow",
+                                                     "app.checkout_v2", "app.theme"])
     }
 
     @Test func nothingStaleIsEmpty() {
