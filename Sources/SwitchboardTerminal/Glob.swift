@@ -1,3 +1,5 @@
+import Switchboard
+
 /// A shell-style glob: `*` any run of characters, `?` one character.
 ///
 /// ```swift
@@ -50,6 +52,6 @@ extension Glob {
     public func selects(key: String) -> Bool {
         if hasWildcards { return matches(key) }
         let text = String(pattern)
-        return key == text || key.hasPrefix(text.hasSuffix(".") ? text : text + ".")
+        return text.hasSuffix(".") ? key.hasPrefix(text) : KeySyntax.namespace(text, covers: key)
     }
 }

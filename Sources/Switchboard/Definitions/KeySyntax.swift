@@ -24,6 +24,14 @@ package enum KeySyntax {
         return segmentLength > 0
     }
 
+    /// Whether `namespace` covers `key` as a whole-segment prefix: the key itself, or a key below it
+    /// (`checkout` covers `checkout` and `checkout.new_flow`, never `checkouts.x`).
+    package static func namespace(_ namespace: String, covers key: String) -> Bool {
+        guard key.hasPrefix(namespace) else { return false }
+        let rest = key.dropFirst(namespace.count)
+        return rest.isEmpty || rest.first == "."
+    }
+
     /// A hint for an invalid key, suggesting the nearest valid spelling.
     package static func hint(for key: String) -> String {
         var fixed = ""

@@ -1,3 +1,5 @@
+import Switchboard
+
 /// What a person may do on a server: read, write keys in some namespaces, or everything.
 ///
 /// Roles are ordered: `read` < `write` < `admin`. Where several grants apply to one person (several groups of an
@@ -39,7 +41,7 @@ public struct Grant: Sendable, Hashable, CustomStringConvertible {
         case .admin: return true
         case .write:
             guard let namespaces else { return true }
-            return namespaces.contains { Self.namespace($0, covers: key) }
+            return namespaces.contains { KeySyntax.namespace($0, covers: key) }
         }
     }
 
@@ -69,12 +71,5 @@ public struct Grant: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         guard role == .write, let namespaces else { return role.rawValue }
         return "write in " + namespaces.joined(separator: ", ")
-    }
-
-    /// Whether `namespace` covers `key` as a whole-segment prefix.
-    static func namespace(_ namespace: String, covers key: String) -> Bool {
-        guard key.hasPrefix(namespace) else { return false }
-        let rest = key.dropFirst(namespace.count)
-        return rest.isEmpty || rest.first == "."
     }
 }
