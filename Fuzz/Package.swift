@@ -27,14 +27,11 @@ let package = Package(
             name: "FuzzJSONLogic",
             dependencies: ["FuzzSupport", .product(name: "Switchboard", package: "Switchboard")]
         ),
-        // OFREP request bodies, as the server decodes them (SwitchboardServer's internal `OFREPRequest`).
+        // OFREP request bodies, as the server reads them (`EvaluationContext(ofrepRequestBody:)`). On the core
+        // alone: with SwitchboardServer, the sanitizer build compiled NIO, Hummingbird and BoringSSL too.
         .executableTarget(
             name: "FuzzOFREPRequest",
-            dependencies: [
-                "FuzzSupport",
-                .product(name: "Switchboard", package: "Switchboard"),
-                .product(name: "SwitchboardServer", package: "Switchboard"),
-            ]
+            dependencies: ["FuzzSupport", .product(name: "Switchboard", package: "Switchboard")]
         ),
         // Override files (`environments/NAME.yaml`, `local.overrides.yaml`) read and checked against definitions.
         .executableTarget(

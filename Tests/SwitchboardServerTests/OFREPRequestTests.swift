@@ -3,63 +3,39 @@ import Switchboard
 @testable import SwitchboardServer
 import Testing
 
+/// The server's answer to a request body that gives no context: a 400 in OFREP's `evaluationFailure` shape, with
+/// the flag's key when there is one. What a body gives is `EvaluationContext(ofrepRequestBody:)`'s
+/// (OFREPRequestBodyTests).
 @Suite struct OFREPRequestTests {
-    private func context(_ body: String) throws(ServerError) -> EvaluationContext {
-        try OFREPRequest.context(from: Array(body.utf8), key: "k")
-    }
-
-    private func errorCode(_ body: String) -> String? {
+    private func refusal(_ body: String, key: String?) -> ServerError? {
         do throws(ServerError) {
-            _ = try context(body)
+            _ = try OFREPRequest.context(from: Array(body.utf8), key: key)
             return nil
         } catch {
-            #expect(error.status == .badRequest)
-            return error.body.objectValue?["errorCode"]?.stringValue
+            return error
         }
-    }
-
-    @Test(arguments: ["", "  \n", "{}", #"{"context":null}"#, #"{"context":{}}"#])
-    func readsAnEmptyContext(body: String) throws {
-        #expect(try context(body) == .empty)
-    }
-
-    @Test func separatesTheTargetingKeyFromTheAttributes() throws {
-        let parsed = try context(#"{"context":{"targetingKey":"user-1","plan":"pro","age":29,"beta":true}}"#)
-        #expect(parsed.targetingKey == "user-1")
-        #expect(parsed.attributes == ["plan": "pro", "age": 29, "beta": true])
-    }
-
-    @Test func keepsATargetingKeyThatIsNoStringAsAnAttribute() throws {
-        let parsed = try context(#"{"context":{"targetingKey":12345}}"#)
-        #expect(parsed.targetingKey == nil)
-        #expect(parsed.attributes == ["targetingKey": 12345])
-    }
-
-    @Test func ignoresOtherMembersOfTheBody() throws {
-        #expect(try context(#"{"context":{"a":1},"extra":[1]}"#).attributes == ["a": 1])
-    }
-
-    @Test(arguments: [
-        ("{", "PARSE_ERROR"),
-        ("not json", "PARSE_ERROR"),
-        ("[1]", "INVALID_CONTEXT"),
-        ("\"text\"", "INVALID_CONTEXT"),
-        (#"{"context":[1]}"#, "INVALID_CONTEXT"),
-        (#"{"context":"user"}"#, "INVALID_CONTEXT"),
-    ])
-    func refusesMalformedBodies(body: String, code: String) {
-        #expect(errorCode(body) == code)
     }
 
     @Test func namesTheKeyAndTheProblem() throws {
-        do throws(ServerError) {
-            _ = try context(#"{"context":[1]}"#)
-            Issue.record("expected a refusal")
-        } catch {
-            #expect(error.body == [
-                "key": "k", "errorCode": "INVALID_CONTEXT",
-                "errorDetails": "\"context\" must be an object, not a list",
-            ])
-        }
+        let error = try #require(refusal(#"{"context":[1]}"#, key: "k"))
+        #expect(error.status == .badRequest)
+        #expect(error.body == [
+            "key": "k", "errorCode": "INVALID_CONTEXT", "errorDetails": "\"context\" must be an object, not a list",
+        ])
+    }
+
+    @Test func aBulkRefusalHasNoKey() throws {
+        let error = try #require(refusal("[1]", key: nil))
+        #expect(error.status == .badRequest)
+        #expect(error.body == [
+            "errorCode": "INVALID_CONTEXT",
+            "errorDetails": "the request body must be a JSON object such as {\"context\": {}}",
+        ])
+    }
+
+    @Test func aBodyThatIsNotJSONIsAParseError() throws {
+        let error = try #require(refusal("not json", key: "k"))
+        #expect(error.status == .badRequest)
+        #expect(error.body.objectValue?["errorCode"] == "PARSE_ERROR")
     }
 }

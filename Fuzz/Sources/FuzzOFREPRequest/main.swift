@@ -1,15 +1,13 @@
 import FuzzSupport
 import Switchboard
-@testable import SwitchboardServer
 
-// The fuzz target: decodes the input as an OFREP request body, for one flag and in bulk.
+// The fuzz target: reads the input as an OFREP request body, as `switchboard serve` does for one flag and in bulk
+// (SwitchboardServer's `OFREPRequest` maps a problem to its 400 and nothing else).
 fuzz { bytes in
-    for key in ["app.flag", nil] {
-        do {
-            let context = try OFREPRequest.context(from: bytes, key: key)
-            _ = context.targetingKey
-        } catch {
-            _ = "\(error)"
-        }
+    do {
+        let context = try EvaluationContext(ofrepRequestBody: bytes)
+        _ = context.targetingKey
+    } catch {
+        _ = "\(error.code) \(error.details)"
     }
 }
