@@ -76,15 +76,17 @@ struct FileJoinerTests {
         // The whole set at once, variables checked from the first key.
         var definitions: [Definition] = []
         var reserved: [Int] = []
+        var renamed: [Int] = []
         for source in sources {
             var result = DefinitionLoader.parse(source.bytes, path: source.path, today: Self.today)
             reserved += result.reservedKeys.map { definitions.count + $0 }
+            renamed += result.renamedKeys.map { definitions.count + $0 }
             definitions += result.takeDefinitions()
         }
         var check = KeyCheck()
         check.checkVariables()
         check.check(definitions, from: 0, reservedKeys: reserved)
-        let (kept, diagnostics, _) = check.finish(definitions)
+        let (kept, diagnostics, _) = check.finish(definitions, renamed: renamed)
         #expect(report.registry.keys == kept.map(\.key))
         let keyDiagnostics = report.diagnostics.map(\.description).filter {
             $0.contains("already defined") || $0.contains("environment variable") || $0.contains("renamed from")
@@ -92,5 +94,36 @@ struct FileJoinerTests {
         }
         #expect(keyDiagnostics == Diagnostic.sorted(diagnostics).map(\.description))
         #expect(keyDiagnostics.contains { $0.contains("map to the same environment variable SWITCHBOARD_WEB__DARK_MODE") })
+    }
+
+    // The join hands the registry where its keys, renamed keys and schedules are, found while the files were read;
+    // they are what a registry finds by reading every definition, with some of each in several files.
+    @Test func theRegistrysPositionsAreThoseItWouldFindItself() throws {
+        let sources: [(path: String, bytes: [UInt8])] = [
+            ("a.yaml", "namespace: app\nflags:\n  on: { type: bool, default: false, renamed_from: [app.old_on] }\n"
+                + "  limit:\n    type: int\n    default: 3\n    schedule:\n      - { at: 2026-12-01T00:00:00Z, serve: 4 }\n"),
+            ("b.flagd.json", #"{"flags": {"flagd_one": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}}}"#),
+            ("c.yaml", "namespace: web\nflags:\n  dark_mode: { type: bool, default: false }\n"
+                + "  banner:\n    type: bool\n    default: false\n    renamed_from: [web.old_banner, web.older_banner]\n"
+                + "    schedule:\n      - { at: 2026-12-02T00:00:00Z, serve: true }\n"
+                + "  plan:\n    type: string\n    default: free\n    rules:\n"
+                + "      - { when: [{ attribute: country, equals: DE }], serve: pro }\n"),
+        ].map { ($0.0, Array($0.1.utf8)) }
+        let report = DefinitionLoader.load(sources: sources, today: Self.today, now: 0, workers: 2)
+        #expect(!report.hasErrors, "\(report.diagnostics)")
+        let loaded = report.registry
+        let read = Registry(definitions: loaded.definitions, files: loaded.files)
+        #expect(loaded.count == 6)
+        #expect(loaded.scheduled == read.scheduled)
+        #expect(loaded.scheduled.map { loaded.definitions[$0].key } == ["app.limit", "web.banner"])
+        for key in loaded.keys {
+            #expect(loaded.position(of: key) == read.position(of: key))
+        }
+        for old in ["app.old_on", "web.old_banner", "web.older_banner"] {
+            #expect(loaded.definition(renamedFrom: old)?.key == read.definition(renamedFrom: old)?.key)
+            #expect(loaded.definition(renamedFrom: old) != nil)
+        }
+        #expect(loaded.definitions.allSatisfy { $0.pending == nil }, "every targeting compiled")
+        #expect(loaded["web.plan"]?.targeting != nil)
     }
 }

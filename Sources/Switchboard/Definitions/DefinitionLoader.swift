@@ -55,8 +55,10 @@ public enum DefinitionLoader {
 
     /// ``load(directory:today:now:)`` without looking for a prefetched load (``DefinitionPrefetch``).
     static func read(directory: String, today: Day, now: Double?) -> LoadReport {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+        // `stat`, not `FileManager`: on a one-shot command's prefetch thread, FileManager's first use delayed the
+        // first file's read.
+        var status = stat()
+        guard stat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
             let diagnostic = Diagnostic.error(
                 at: nil, "definitions directory '\(directory)' does not exist",
                 hint: "run in a project with a flags/ folder, or pass --flags DIR")
@@ -133,9 +135,13 @@ public enum DefinitionLoader {
         var hasComplexKeys = false
         /// The positions, among the file's definitions, of the keys that map to one of Switchboard's own variables.
         var reservedKeys: [Int] = []
+        /// The positions of the definitions with `renamed_from` entries, and of those with targeting to compile.
+        var renamedKeys: [Int] = []
+        var targetedKeys: [Int] = []
 
-        /// Works out, on the thread that parsed the file, what the join needs to know of each key (whether it is
-        /// simple, whether it maps to one of Switchboard's own variables), so that the joining thread does less.
+        /// Works out, on the thread that parsed the file, what the join needs to know of each definition (whether
+        /// its key is simple or maps to one of Switchboard's own variables, whether it renames keys or has targeting
+        /// to compile), so that the joining thread does less and the end of the load reads only those.
         init(_ source: Source) {
             self.source = source
             let definitions = switch source {
@@ -146,6 +152,8 @@ public enum DefinitionLoader {
                 let key = definitions[index].key
                 if !hasComplexKeys && !EnvironmentName.isSimple(key) { hasComplexKeys = true }
                 if KeySyntax.reservedVariable(forKey: key) != nil { reservedKeys.append(index) }
+                if !definitions[index].renamedFrom.isEmpty { renamedKeys.append(index) }
+                if definitions[index].pending != nil { targetedKeys.append(index) }
             }
         }
 
@@ -193,16 +201,19 @@ public enum DefinitionLoader {
         }
     }
 
-    /// Compiles every definition's readable targeting once all segments are known, then checks prerequisites:
-    /// each names a defined flag and a value it can have, and no chain of them loops.
+    /// Compiles the readable targeting of the definitions at `targeted` (in order: those with targeting to compile)
+    /// once all segments are known, then checks prerequisites: each names a defined flag and a value it can have,
+    /// and no chain of them loops. Returns the problems, and the positions of the definitions with a schedule when
+    /// none was dropped.
     static func compileTargeting(
-        _ definitions: inout [Definition], segments: [String: (conditions: Node, location: SourceLocation)]
-    ) -> [Diagnostic] {
+        _ definitions: inout [Definition], targeted: [Int],
+        segments: [String: (conditions: Node, location: SourceLocation)]
+    ) -> (diagnostics: [Diagnostic], scheduled: [Int]) {
         var compiler = RuleCompiler(segments: segments)
         var rejected = Set<Int>()
         var requirements: [Int: Node] = [:]
         var schedules: [Int: (node: Node, pending: PendingTargeting)] = [:]
-        for index in definitions.indices {
+        for index in targeted {
             guard let pending = definitions[index].pending else { continue }
             if let schedule = pending.schedule { schedules[index] = (schedule, pending) }
             let errorsBefore = compiler.diagnostics.count
@@ -214,6 +225,7 @@ public enum DefinitionLoader {
         var diagnostics = compiler.diagnostics
         // The schedules last, once each definition's own targeting and prerequisites are known: every step's
         // definition is compiled from them.
+        var scheduled: [Int] = []
         func compileSchedules() {
             for (index, schedule) in schedules.sorted(by: { $0.key < $1.key }) where !rejected.contains(index) {
                 let before = compiler.diagnostics.count
@@ -221,7 +233,12 @@ public enum DefinitionLoader {
                     schedule.node, pending: schedule.pending, for: definitions[index],
                     prerequisites: definitions[index].targeting?.prerequisites ?? [])
                 diagnostics += compiler.diagnostics[before...]
-                if let box { definitions[index].scheduleBox = box } else { rejected.insert(index) }
+                if let box {
+                    definitions[index].scheduleBox = box
+                    scheduled.append(index)
+                } else {
+                    rejected.insert(index)
+                }
             }
         }
         guard !requirements.isEmpty else {
@@ -229,7 +246,7 @@ public enum DefinitionLoader {
             if !rejected.isEmpty {
                 definitions = definitions.enumerated().filter { !rejected.contains($0.offset) }.map(\.element)
             }
-            return diagnostics
+            return (diagnostics, scheduled)
         }
         let positions = Dictionary(definitions.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
         for (index, node) in requirements.sorted(by: { $0.key < $1.key }) {
@@ -306,12 +323,13 @@ public enum DefinitionLoader {
         if !rejected.isEmpty {
             definitions = definitions.enumerated().filter { !rejected.contains($0.offset) }.map(\.element)
         }
-        return diagnostics
+        return (diagnostics, scheduled)
     }
 
     /// A warning for each schedule whose every step is past at `now`: done, and better folded into the definition.
-    static func finishedSchedules(_ definitions: [Definition], now: Double) -> [Diagnostic] {
-        definitions.compactMap { definition in
+    static func finishedSchedules(_ registry: Registry, now: Double) -> [Diagnostic] {
+        registry.scheduled.compactMap { position in
+            let definition = registry.definitions[position]
             guard let last = definition.schedule?.steps.last, last.at <= now else { return nil }
             return .warning(at: last.location,
                             "every schedule step of \(definition.key) is past (the last at \(last.atText)): the schedule is done",

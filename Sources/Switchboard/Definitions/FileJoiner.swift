@@ -83,6 +83,9 @@ struct JoinedFiles {
     private var keys = KeyCheck()
     /// The positions of the keys that map to one of Switchboard's own variables.
     private var reservedKeys: [Int] = []
+    /// The positions of the definitions with `renamed_from` entries, and of those with targeting to compile.
+    private var renamed: [Int] = []
+    private var targeted: [Int] = []
 
     init(totalBytes: Int) {
         self.totalBytes = totalBytes
@@ -112,18 +115,22 @@ struct JoinedFiles {
         }
         let start = definitions.count
         var taken = result.takeDefinitions()
-        // Room for as many definitions as the files so far promise for all the bytes (an eighth more), once
-        // they are a fair sample (a thirty-second of the bytes): usually one allocation and one key table for the
-        // whole load, where growing them moved every definition and hashed every key again, file after file.
-        var room = start + taken.count
-        if bytesJoined >= totalBytes / 32, bytesJoined > 0 {
-            // A dense sample cannot ask for more than the bytes can hold.
-            let expected = Swift.min(Int(Double(room) * Double(totalBytes) / Double(bytesJoined)),
-                                     totalBytes / DefinitionParser.smallestDefinitionBytes)
-            room = Swift.max(room, expected + expected / 8)
-        }
-        if definitions.capacity < room {
-            definitions.reserveCapacity(Swift.max(room, definitions.capacity * 2))
+        // When the definitions no longer fit: room for as many as the files so far promise for all the bytes (an
+        // eighth more), once they are a fair sample (a thirty-second of the bytes). Usually one allocation and one
+        // key table for the whole load, where growing them moved every definition and hashed every key again, file
+        // after file. Grown only when they do not fit, not when the estimate moves past the room made: that moved
+        // half the definitions into fresh memory (1.7 MB, 400 page faults) half-way through the benchmark's load.
+        let needed = start + taken.count
+        if definitions.capacity < needed {
+            var room = needed
+            if bytesJoined >= totalBytes / 32, bytesJoined > 0 {
+                // A dense sample cannot ask for more than the bytes can hold.
+                let expected = Swift.min(Int(Double(needed) * Double(totalBytes) / Double(bytesJoined)),
+                                         totalBytes / DefinitionParser.smallestDefinitionBytes)
+                room = Swift.max(room, expected + expected / 8)
+            }
+            room = Swift.max(room, definitions.capacity * 2)
+            definitions.reserveCapacity(room)
             keys.reserve(room)
         }
         // Moved out last first, then put back in order: `popLast` takes an element without copying it.
@@ -137,6 +144,8 @@ struct JoinedFiles {
             }
         }
         reservedKeys += result.reservedKeys.lazy.map { start + $0 }
+        renamed += result.renamedKeys.lazy.map { start + $0 }
+        targeted += result.targetedKeys.lazy.map { start + $0 }
         if result.hasComplexKeys { keys.checkVariables() }
         keys.check(definitions, from: start, reservedKeys: reservedKeys)
     }
@@ -146,13 +155,21 @@ struct JoinedFiles {
         // Taken out, so that the array has one owner when targeting writes into it.
         var all: [Definition] = []
         swap(&all, &definitions)
-        var (unique, conflicts, positions) = keys.finish(consume all)
+        var (unique, conflicts, positions) = keys.finish(consume all, renamed: renamed)
         diagnostics.append(contentsOf: conflicts)
         let count = unique.count
-        diagnostics.append(contentsOf: DefinitionLoader.compileTargeting(&unique, segments: segments))
-        diagnostics.append(contentsOf: DefinitionLoader.finishedSchedules(unique, now: now ?? Clock.secondsSinceEpoch()))
-        // The positions found while checking still hold when targeting dropped no definition.
-        let registry = Registry(definitions: unique, files: paths, index: unique.count == count ? positions : nil)
+        // The positions found while joining hold when the check dropped no definition; else they are found again.
+        let targeted = positions != nil ? targeted : unique.indices.filter { unique[$0].pending != nil }
+        let (targetingDiagnostics, scheduled) = DefinitionLoader.compileTargeting(
+            &unique, targeted: targeted, segments: segments)
+        diagnostics.append(contentsOf: targetingDiagnostics)
+        // The positions found so far still hold when targeting dropped no definition: the registry then reads no
+        // definition again (each pass over them all took a millisecond, on one core, at the end of the load).
+        let registry = Registry(
+            definitions: unique, files: paths,
+            known: unique.count == count ? positions.map { .init(index: $0.index, renamed: $0.renamed, scheduled: scheduled) }
+                : nil)
+        diagnostics.append(contentsOf: DefinitionLoader.finishedSchedules(registry, now: now ?? Clock.secondsSinceEpoch()))
         return LoadReport(registry: registry, diagnostics: Diagnostic.sorted(unreadable + diagnostics))
     }
 }
@@ -170,8 +187,6 @@ struct KeyCheck {
     private var dropped: [Int] = []
     private var checked = 0
     private var nextReserved = 0
-    /// How many `renamed_from` entries the checked definitions have.
-    private var renamedCount = 0
 
     /// Checks the variables too, from the next keys on. The keys checked so far are all simple, so none of them
     /// shares a variable with another: each kept key's variable is simply recorded, as checking them would have.
@@ -198,7 +213,6 @@ struct KeyCheck {
         // By index, reading fields in place: iterating the definitions would copy each one.
         for index in start..<definitions.count {
             let key = definitions[index].key
-            renamedCount += definitions[index].renamedFrom.count
             let isReserved = nextReserved < reservedKeys.count && reservedKeys[nextReserved] == index
             if isReserved { nextReserved += 1 }
             // One lookup for the usual key, new and kept; the rare one found or dropped is put back as it was.
@@ -253,22 +267,26 @@ struct KeyCheck {
         }
     }
 
-    /// The definitions kept, every problem found, and the position of each key among the definitions kept when
-    /// none was dropped.
-    consuming func finish(_ definitions: consuming [Definition])
-        -> (definitions: [Definition], diagnostics: [Diagnostic], positions: [String: Int]?)
+    /// The definitions kept, every problem found, and where the keys and `renamed_from` entries are among the
+    /// definitions kept when every key was kept and every entry is fine. `renamed` holds the positions, in order,
+    /// of the definitions with `renamed_from` entries: only those are read again.
+    consuming func finish(_ definitions: consuming [Definition], renamed: [Int])
+        -> (definitions: [Definition], diagnostics: [Diagnostic], positions: (index: [String: Int], renamed: [String: Int])?)
     {
         precondition(checked == definitions.count, "every key is checked before the renamed ones")
         // Copy the definitions only when some are dropped; usually every one is kept.
         var unique = definitions
+        var renamed = renamed
         if !dropped.isEmpty {
             let droppedSet = Set(dropped)
             unique = unique.enumerated().filter { !droppedSet.contains($0.offset) }.map(\.element)
+            renamed = unique.indices.filter { !unique[$0].renamedFrom.isEmpty }
         }
-        var renamedBy: [String: String] = [:]
-        renamedBy.reserveCapacity(renamedCount)
+        let problemsBefore = diagnostics.count
+        var renamedBy: [String: Int] = [:]
+        renamedBy.reserveCapacity(renamed.count)
         // By index, reading fields in place, as above.
-        for index in unique.indices where !unique[index].renamedFrom.isEmpty {
+        for index in renamed {
             for old in unique[index].renamedFrom {
                 if seen[old] != nil {
                     diagnostics.append(.error(
@@ -276,13 +294,15 @@ struct KeyCheck {
                         hint: "remove \(old) from renamed_from, or delete its definition"))
                 } else if let other = renamedBy[old] {
                     diagnostics.append(.error(
-                        at: unique[index].location, "both \(other) and \(unique[index].key) are renamed from \(old)",
+                        at: unique[index].location,
+                        "both \(unique[other].key) and \(unique[index].key) are renamed from \(old)",
                         hint: "an old key can carry its overrides to one new key only"))
                 } else {
-                    renamedBy[old] = unique[index].key
+                    renamedBy[old] = index
                 }
             }
         }
-        return (unique, diagnostics, dropped.isEmpty ? seen : nil)
+        let fine = dropped.isEmpty && diagnostics.count == problemsBefore
+        return (unique, diagnostics, fine ? (seen, renamedBy) : nil)
     }
 }

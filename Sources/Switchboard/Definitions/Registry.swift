@@ -12,24 +12,39 @@ public struct Registry: Sendable {
 
     /// Creates a registry from definitions whose keys are unique.
     public init(definitions: [Definition], files: [String] = []) {
-        self.init(definitions: definitions, files: files, index: nil)
+        self.init(definitions: definitions, files: files, known: nil)
     }
 
-    /// Creates a registry, with the position of each key when the caller has it already.
-    init(definitions: [Definition], files: [String], index known: [String: Int]?) {
+    /// Where the keys, the `renamed_from` entries and the schedules are among a registry's definitions, when the
+    /// loader found them while joining the files: a registry made with them reads no definition again.
+    struct Positions {
+        /// The position of each key.
+        var index: [String: Int]
+        /// The position of the definition that lists each `renamed_from` entry (each listed once).
+        var renamed: [String: Int]
+        /// The positions of the definitions that have a schedule, in order.
+        var scheduled: [Int]
+    }
+
+    /// Creates a registry, with the positions of its keys, renamed keys and schedules when the caller has them.
+    init(definitions: [Definition], files: [String], known: Positions?) {
         self.definitions = definitions
         self.files = files
+        if let known {
+            (index, renamed, scheduled) = (known.index, known.renamed, known.scheduled)
+            return
+        }
         var index: [String: Int] = [:]
         var renamed: [String: Int] = [:]
         var scheduled: [Int] = []
-        if known == nil { index.reserveCapacity(definitions.count) }
+        index.reserveCapacity(definitions.count)
         // By index, reading fields in place: iterating the definitions would copy each one.
         for position in definitions.indices {
-            if known == nil { index[definitions[position].key] = position }
+            index[definitions[position].key] = position
             for old in definitions[position].renamedFrom { renamed[old] = position }
             if definitions[position].scheduleBox != nil { scheduled.append(position) }
         }
-        self.index = known ?? index
+        self.index = index
         self.renamed = renamed
         self.scheduled = scheduled
     }
