@@ -137,6 +137,17 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Print machine-readable JSON.")
     var json = false
 
+    /// A `--store` that is no PostgreSQL URL is a usage error (exit status 2), found before anything is read; one
+    /// from `$SWITCHBOARD_STORE` fails when the store is opened (exit status 1), as a database that is away does.
+    func validate() throws {
+        guard let store, !store.isEmpty else { return }
+        do throws(StoreError) {
+            _ = try PostgresStore.Endpoint(url: store, environment: [:])
+        } catch {
+            throw ValidationError(error.message + (error.hint.map { "\n  hint: \($0)" } ?? ""))
+        }
+    }
+
     /// The board's inputs from the command line; a database store is opened here, so a bad URL, a wrong password
     /// or a missing database fails before anything else, and the message never shows the password; so does a file
     /// store's path that cannot be a file.

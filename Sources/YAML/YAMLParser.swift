@@ -439,6 +439,10 @@ struct TreeBuilder {
             hint = "YAML indentation must use spaces; replace the tab with spaces"
         } else if let context, context.contains("quoted scalar") {
             hint = "close the quote opened at \(contextLocation.line):\(contextLocation.column)"
+        } else if let context, context.contains("flow sequence") || context.contains("flow mapping") {
+            let (open, close) = context.contains("flow sequence") ? ("[", "]") : ("{", "}")
+            hint = "close the '\(open)' opened at \(contextLocation.line):\(contextLocation.column) with '\(close)', "
+                + "or separate its items with ','"
         } else if problem.contains("mapping values are not allowed") {
             hint = "check the indentation of this line, or quote a value that contains ': '"
         } else if problem.contains("did not find expected key") || problem.contains("did not find expected '-'") {

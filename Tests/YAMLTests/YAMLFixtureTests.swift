@@ -43,6 +43,14 @@ struct YAMLFixtureTests {
         ])
     }
 
+    @Test func anUnclosedFlowCollectionNamesWhereItOpened() {
+        let document = YAMLParser.parse(Array("a: [1, 2\nb: 3\n".utf8), file: "flags/x.yaml")
+        #expect(document.problems.map(\.description) == [
+            "flags/x.yaml:2:2: error: did not find expected ',' or ']' (while parsing a flow sequence)\n"
+                + "  hint: close the '[' opened at 1:4 with ']', or separate its items with ','",
+        ])
+    }
+
     @Test func utf16IsRejected() {
         let document = YAMLParser.parse([0xFF, 0xFE, 0x61, 0x00], file: "x.yaml")
         #expect(document.problems.first?.message.contains("UTF-16") == true)
