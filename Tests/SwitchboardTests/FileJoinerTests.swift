@@ -101,10 +101,13 @@ struct FileJoinerTests {
     @Test func theRegistrysPositionsAreThoseItWouldFindItself() throws {
         let sources: [(path: String, bytes: [UInt8])] = [
             ("a.yaml", "namespace: app\nflags:\n  on: { type: bool, default: false, renamed_from: [app.old_on] }\n"
-                + "  limit:\n    type: int\n    default: 3\n    schedule:\n      - { at: 2026-12-01T00:00:00Z, serve: 4 }\n"),
-            ("b.flagd.json", #"{"flags": {"flagd_one": {"state": "ENABLED", "variants": {"on": true}, "defaultVariant": "on"}}}"#),
+                + "  limit:\n    type: int\n    default: 3\n    schedule:\n"
+                + "      - { at: 2026-12-01T00:00:00Z, serve: 4 }\n"),
+            ("b.flagd.json", #"{"flags": {"flagd_one": {"state": "ENABLED", "variants": {"on": true}, "#
+                + #""defaultVariant": "on"}}}"#),
             ("c.yaml", "namespace: web\nflags:\n  dark_mode: { type: bool, default: false }\n"
-                + "  banner:\n    type: bool\n    default: false\n    renamed_from: [web.old_banner, web.older_banner]\n"
+                + "  banner:\n    type: bool\n    default: false\n"
+                + "    renamed_from: [web.old_banner, web.older_banner]\n"
                 + "    schedule:\n      - { at: 2026-12-02T00:00:00Z, serve: true }\n"
                 + "  plan:\n    type: string\n    default: free\n    rules:\n"
                 + "      - { when: [{ attribute: country, equals: DE }], serve: pro }\n"),

@@ -165,11 +165,11 @@ struct JoinedFiles {
         diagnostics.append(contentsOf: targetingDiagnostics)
         // The positions found so far still hold when targeting dropped no definition: the registry then reads no
         // definition again (each pass over them all took a millisecond, on one core, at the end of the load).
-        let registry = Registry(
-            definitions: unique, files: paths,
-            known: unique.count == count ? positions.map { .init(index: $0.index, renamed: $0.renamed, scheduled: scheduled) }
-                : nil)
-        diagnostics.append(contentsOf: DefinitionLoader.finishedSchedules(registry, now: now ?? Clock.secondsSinceEpoch()))
+        let known = unique.count == count
+            ? positions.map { Registry.Positions(index: $0.index, renamed: $0.renamed, scheduled: scheduled) } : nil
+        let registry = Registry(definitions: unique, files: paths, known: known)
+        diagnostics.append(contentsOf: DefinitionLoader.finishedSchedules(
+            registry, now: now ?? Clock.secondsSinceEpoch()))
         return LoadReport(registry: registry, diagnostics: Diagnostic.sorted(unreadable + diagnostics))
     }
 }
@@ -270,9 +270,10 @@ struct KeyCheck {
     /// The definitions kept, every problem found, and where the keys and `renamed_from` entries are among the
     /// definitions kept when every key was kept and every entry is fine. `renamed` holds the positions, in order,
     /// of the definitions with `renamed_from` entries: only those are read again.
-    consuming func finish(_ definitions: consuming [Definition], renamed: [Int])
-        -> (definitions: [Definition], diagnostics: [Diagnostic], positions: (index: [String: Int], renamed: [String: Int])?)
-    {
+    consuming func finish(_ definitions: consuming [Definition], renamed: [Int]) -> (
+        definitions: [Definition], diagnostics: [Diagnostic],
+        positions: (index: [String: Int], renamed: [String: Int])?
+    ) {
         precondition(checked == definitions.count, "every key is checked before the renamed ones")
         // Copy the definitions only when some are dropped; usually every one is kept.
         var unique = definitions
