@@ -203,8 +203,8 @@ public enum DefinitionLoader {
 
     /// Compiles the readable targeting of the definitions at `targeted` (in order: those with targeting to compile)
     /// once all segments are known, then checks prerequisites: each names a defined flag and a value it can have,
-    /// and no chain of them loops. Returns the problems, and the positions of the definitions with a schedule when
-    /// none was dropped.
+    /// and no chain of them loops. Returns the problems, and the positions the definitions with a schedule had
+    /// before any was dropped: they hold only when `definitions` kept its count.
     static func compileTargeting(
         _ definitions: inout [Definition], targeted: [Int],
         segments: [String: (conditions: Node, location: SourceLocation)]
