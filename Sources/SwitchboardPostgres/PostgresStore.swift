@@ -204,7 +204,9 @@ public final class PostgresStore: RuntimeStore {
         }
         let detail = (error as? PSQLError).flatMap { $0.underlying.map { "\($0)" } } ?? "\(error)"
         return StoreError(.unavailable, message: "cannot \(action) PostgreSQL at \(endpoint): \(detail)",
-                          hint: "check that the server is running and reachable; lookups keep the last values")
+                          // What a board does meanwhile (it keeps the last good overrides) is the board's to say:
+                          // this error is also what a one-shot command such as `switchboard set` prints.
+                          hint: "check that the server is running and reachable")
     }
 
     private func run(_ query: PostgresQuery, on connection: PostgresConnection) throws -> PostgresQueryResult {
