@@ -295,6 +295,10 @@ struct JSONLogicTests {
             (#"{"sem_ver": ["1.0", "=>", "1.0.0"]}"#, #"unknown sem_ver operator "=>""#),
             (#"{"sem_ver": ["1.0", "=", "one"]}"#, #""one" is not a semantic version"#),
             (#"{"fractional": ["k", ["a", 1.5]]}"#, "fractional weights are whole numbers, not 1.5"),
+            (#"{"fractional": ["k", ["a", 9223372036854775807], ["b", 1]]}"#,
+             "fractional weights add up to more than the allowed 2147483647"),
+            (#"{"fractional": ["k", ["a", 4611686018427387904], ["b", 4611686018427387904]]}"#,
+             "fractional weights add up to more than the allowed 2147483647"),
         ]
         for (rule, message) in examples {
             let compiled = JSONLogic(try Value(json: rule))

@@ -220,6 +220,20 @@ struct TargetingRulesTests {
             """).first?.contains("a rollout weight must be a whole number, 0 or more") == true)
     }
 
+    /// Weights whose sum passes the largest integer are refused like any sum past the allowed one, not a trap that
+    /// would stop `validate` and a server reloading the file.
+    @Test func rolloutWeightsThatWouldOverflowAreRefused() {
+        #expect(errors("""
+            flags:
+              a:
+                type: bool
+                default: false
+                rollout:
+                  - { value: true, weight: 9223372036854775807 }
+                  - { value: false, weight: 1 }
+            """) == ["r.yaml:6:7: error: the rollout's weights add up to more than 2147483647"])
+    }
+
     @Test func prerequisiteCyclesAreAnError() {
         let yaml = """
             flags:

@@ -685,14 +685,15 @@ final class LogicCompiler {
                     error(items[1].location ?? location, "a fractional weight is a number, not \(weight)")
                     continue
                 }
-                guard number == number.rounded(.towardZero), abs(number) < 1e15 else {
+                guard number == number.rounded(.towardZero) else {
                     error(items[1].location ?? location, "fractional weights are whole numbers, not \(weight)")
                     continue
                 }
                 if number < 0 {
                     warning(items[1].location ?? location, "a negative fractional weight counts as 0")
                 } else {
-                    total += Int64(number)
+                    // Counted up to just past the allowed sum, which is refused below: no weight can overflow it.
+                    total = min(total + Int64(min(number, Double(Int32.max) + 1)), Int64(Int32.max) + 1)
                 }
             default:
                 allWeightsKnown = false
@@ -704,7 +705,7 @@ final class LogicCompiler {
             warning(location, "every fractional weight is 0, so it always gives null (the default variant)")
         }
         if total > Int64(Int32.max) {
-            error(location, "fractional weights add up to \(total), more than the allowed \(Int32.max)")
+            error(location, "fractional weights add up to more than the allowed \(Int32.max)")
         }
         var buckets: [Value] = []
         for node in args[bucketStart...] {

@@ -290,7 +290,8 @@ struct RuleCompiler {
                 ok = false
                 continue
             }
-            total += weight
+            // Counted up to just past the allowed sum, which is refused below: no weight can overflow it.
+            total = min(total + min(weight, Int(Int32.max) + 1), Int(Int32.max) + 1)
             var outcome = base
             outcome.value = value
             outcome.variant = variant
