@@ -68,6 +68,9 @@ struct DiffCommand: ParsableCommand {
         if from != nil, base != nil { throw ValidationError("compare revisions or folders (--from/--to), not both") }
         if markdown, options.json { throw ValidationError("choose --json or --markdown, not both") }
         if samples < 1 { throw ValidationError("--samples must be at least 1") }
+        if samples > Population.largestSynthesizedCount {
+            throw ValidationError("--samples must be at most \(Population.largestSynthesizedCount)")
+        }
     }
 
     func run() throws {

@@ -56,6 +56,10 @@ package struct Population: Sendable {
         try self.init(jsonLines: String(decoding: data, as: UTF8.self), file: path)
     }
 
+    /// The most contexts a review synthesizes: a million take about 10 s and 850 MB, and many more could not be
+    /// held at all.
+    package static let largestSynthesizedCount = 1_000_000
+
     /// Synthesizes `count` contexts: each has a random targeting key, and for every attribute a rule tests, one
     /// of the values the rules compare it with, or a value that matches none, chosen at random. The same seed
     /// gives the same contexts.

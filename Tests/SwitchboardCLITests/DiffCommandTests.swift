@@ -142,5 +142,9 @@ import Testing
         #expect(try diff(["--from", "flags"], in: repository).status == 2)
         #expect(try diff(["--json", "--markdown"], in: repository).status == 2)
         #expect(try diff(["--fail-on", "anything"], in: repository).status == 2)
+        // More contexts than could be held is a usage error, not an allocation that stops the process.
+        let tooMany = try diff(["--samples", "99999999999"], in: repository)
+        #expect(tooMany.status == 2)
+        #expect(tooMany.stderr.contains("--samples must be at most 1000000"))
     }
 }
