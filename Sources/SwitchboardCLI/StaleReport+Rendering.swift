@@ -38,10 +38,20 @@ extension StaleReport {
                 }))
             groups.append(Group(title: "Keys clients asked for that no file defines", entries: server.unknown.map {
                 let lookups = Message.count($0.lookups, "lookup")
-                return (nil, $0.key, lookups + ($0.suggestion.map { ": " + Message.didYouMean(one: $0) } ?? ""))
+                let suggestion = $0.suggestion.map { ": " + Message.didYouMean(one: $0) } ?? ""
+                return (nil, Self.shown($0.key), lookups + suggestion)
             }))
         }
         return groups.filter { !$0.entries.isEmpty }
+    }
+
+    /// A key any client could have sent, as the report shows it: as written when it is a well-formed key, else
+    /// as a JSON string, so that no escape sequence reaches the terminal and no line break forges a line.
+    private static func shown(_ key: String) -> String {
+        guard !KeySyntax.isValid(key) else { return key }
+        var quoted = ""
+        Value.writeJSONString(key, to: &quoted)
+        return quoted
     }
 
     /// Said before the last line when the server has counted for less than the window.
@@ -94,7 +104,10 @@ extension StaleReport {
             lines.append("|---|---|---|")
             for entry in group.entries {
                 let detail = entry.detail.replacing("|", with: "\\|")
-                lines.append("| `\(entry.key)` | \(entry.location.map { "`\($0)`" } ?? "") | \(detail) |")
+                // A quoted key may hold `|` or a backtick: escaped for the table, in a span of two backticks.
+                let key = entry.key.replacing("|", with: "\\|")
+                let code = key.contains("`") ? "`` \(key) ``" : "`\(key)`"
+                lines.append("| \(code) | \(entry.location.map { "`\($0)`" } ?? "") | \(detail) |")
             }
             lines.append("")
         }

@@ -1,0 +1,41 @@
+import Foundation
+import SwitchboardTestSupport
+import Testing
+
+/// `stale --server` lists the keys clients asked for, and any client that reaches OFREP chooses them: one that is
+/// not a well-formed key is shown as a JSON string, so no escape sequence reaches the operator's terminal, no line
+/// break forges a report line, and no `|` or backtick breaks the Markdown table.
+struct StaleUntrustedKeyTests {
+    @Test func keysThatAreNoKeysAreQuoted() async throws {
+        let project = try StaleCommandTests.project()
+        project.write("admin-token", "admin-secret\n")
+        let arguments = ["--flags", project.flags, "--admin-token-file", project.file("admin-token")]
+        let server = try await ServeProcess(arguments, log: project.path + "/serve.log")
+        defer { server.stop() }
+        // ESC [2J (clear the screen), a line break and a forged line; then a `|` and a backtick.
+        for key in ["%1B%5B2J%0Afake%20line", "a%7Cb%60c"] {
+            let connection = try RawConnection(port: server.port)
+            let body = #"{"context":{}}"#
+            _ = connection.send("POST /ofrep/v1/evaluate/flags/\(key) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+            _ = try await connection.waitFor("\r\n\r\n{")
+        }
+        let url = "http://127.0.0.1:\(server.port)"
+        let (path, token) = (project.path, project.file("admin-token"))
+
+        let text = try await onOwnThread {
+            try runSwitchboard(["stale", "--server", url, "--token-file", token], in: path)
+        }
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(!text.stdout.contains("\u{1B}"))
+        #expect(text.stdout.contains(#"  "\u001b[2J\nfake line"  1 lookup"#), "\(text.stdout)")
+        #expect(!text.stdout.contains("\nfake line"))
+
+        let markdown = try await onOwnThread {
+            try runSwitchboard(["stale", "--server", url, "--token-file", token, "--markdown"], in: path)
+        }
+        #expect(markdown.status == 0, "\(markdown.stderr)")
+        #expect(markdown.stdout.contains(#"| `"\u001b[2J\nfake line"` |  | 1 lookup |"#), "\(markdown.stdout)")
+        #expect(markdown.stdout.contains(#"| `` "a\|b`c" `` |  | 1 lookup |"#), "\(markdown.stdout)")
+    }
+}
