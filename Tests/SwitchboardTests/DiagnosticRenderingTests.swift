@@ -41,4 +41,13 @@ struct DiagnosticRenderingTests {
                 + "  hint: write it without a decimal point",
         ])
     }
+
+    /// An int too large for an int is read as a double; the hint speaks of the range, not of a decimal point
+    /// nobody wrote.
+    @Test func intPastTheLargestInt() {
+        #expect(errors("preferences:\n  n:\n    type: int\n    default: 99999999999999999999\n") == [
+            "flags/c.yaml:4:14: error: default of n: expected an int, found 1e+20, past the largest int\n"
+                + "  hint: an int is from -9223372036854775808 to 9223372036854775807",
+        ])
+    }
 }

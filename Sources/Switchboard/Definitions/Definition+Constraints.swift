@@ -83,6 +83,9 @@ extension Definition {
             let truth = ["yes", "y", "on"].contains(text.lowercased())
             return ValueProblem("expected a bool, found the string \"\(text)\"",
                                 hint: "write \(truth) (only true and false are booleans in YAML 1.2)")
+        case (.int, .double(let number)) where number == number.rounded() && abs(number) >= 0x1p63:
+            return ValueProblem("expected an int, found \(Value.double(number)), past the largest int",
+                                hint: "an int is from \(Int.min) to \(Int.max)")
         case (.int, .double(let number)) where number == number.rounded():
             return ValueProblem("expected an int, found the double \(Value.double(number))",
                                 hint: "write it without a decimal point")
