@@ -137,6 +137,9 @@ struct FileStoreJournalTests {
         #expect(error?.kind == .corrupt)
         #expect(error?.message.hasPrefix("the audit log \(files.log) is corrupt at byte \(offset): ") == true,
                 "\(String(describing: error))")
+        // The hint says what a reader gets: nothing from this store, not the writes before the line.
+        #expect(error?.hint == "it was left as it is, and no override is read from this store until that line is "
+                + "fixed or removed by hand")
         let refusal = #expect(throws: StoreError.self) { try set(other, "app.c", .int(3)) }
         #expect(refusal?.kind == .corrupt)
         #expect(files.bytes(files.path) == state)

@@ -199,8 +199,8 @@ public final class FileStore: RuntimeStore {
         } catch {
             throw StoreError(
                 .corrupt, message: "the audit log \(auditPath) is corrupt at byte \(error.offset): \(error.detail)",
-                hint: "it was left as it is, and the writes before that line are in effect; fix or remove the line "
-                    + "by hand")
+                hint: "it was left as it is, and no override is read from this store until that line is fixed or "
+                    + "removed by hand")
         }
     }
 
