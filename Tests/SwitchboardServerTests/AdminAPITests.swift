@@ -107,6 +107,9 @@ import Testing
         (#"{"value": 1, "text": "1"}"#, nil),
         ("[1]", nil),
         ("nope", nil),
+        // A misspelt field is refused rather than ignored: this write would otherwise never expire.
+        (#"{"value": 2, "expiresAt": "2099-01-01T00:00:00Z"}"#, "unknown field 'expiresAt' in the body"),
+        (#"{"value": 2, "valeu": 3}"#, "unknown field 'valeu' in the body"),
     ])
     func refusesABadValueWith400AndWritesNothing(body: String, message: String?) async throws {
         let board = try project.board()
@@ -116,6 +119,9 @@ import Testing
             let error = try response.json.objectValue?["error"]?.stringValue
             #expect(error != nil)
             if let message { #expect(error == message) }
+            if body.contains("expiresAt") {
+                #expect(try response.json.objectValue?["hint"]?.stringValue == "did you mean 'expires_at'?")
+            }
         }
         #expect(project.read(".switchboard/overrides.json") == nil)
         #expect(board.auditLog().isEmpty)

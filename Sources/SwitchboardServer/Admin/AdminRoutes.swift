@@ -75,6 +75,13 @@ struct AdminRoutes {
         guard case .object(let body)? = try? Value(jsonBytes: bytes) else {
             throw ServerError.admin(.badRequest, usage, hint: "for example {\"value\": 100, \"actor\": \"alice\"}")
         }
+        // A misspelt field would be a write without it: `expiresAt` for `expires_at` an override that never ends.
+        if let unknown = body.keys.sorted().first(where: { !Self.overrideFields.contains($0) }) {
+            throw ServerError.admin(
+                .badRequest, "unknown field '\(unknown)' in the body",
+                hint: Suggestions.nearest(to: unknown, in: Self.overrideFields).map(Message.didYouMean(one:))
+                    ?? "the fields are " + Self.overrideFields.joined(separator: ", "))
+        }
         let principal = try ConsoleRoutes.principal(of: context)
         try AccessControl.checkWrite(key, by: principal)
         let claimed = body["actor"]?.stringValue ?? Self.claimedActor(in: request)
@@ -100,6 +107,9 @@ struct AdminRoutes {
         let json = resolution.jsonValue(key: key, expiresAt: board.expiresAt(of: key, serving: resolution)).json
         return tagged(Response.json(json), key: key)
     }
+
+    /// The fields a `PUT /v1/overrides/{key}` body may have.
+    static let overrideFields = ["value", "text", "actor", "expires_at"]
 
     /// The body's `"expires_at"` (absent or `null`: never), checked as `switchboard set --until` checks its time.
     private func expiry(in body: [String: Value]) throws -> Date? {
