@@ -657,7 +657,7 @@ const keyPath = (key) => encodeURIComponent(key);
         ? relativeTime(usage.last_evaluated) + ' (' + usage.evaluations + ' evaluations since ' + usage.since + ')'
         : 'not since the server started (' + usage.since + ')');
     }
-    renderSchedule(explanation.timeline || []);
+    renderSchedule(explanation.timeline || [], flag.expires_at);
     renderEditor(editable || flag);
     renderTargeting(flag, targeting);
     const winner = explanation.layers.find((step) => step.status === 'winner');
@@ -679,14 +679,19 @@ const keyPath = (key) => encodeURIComponent(key);
     setText('explain-variable', 'Environment variable: ' + explanation.environmentVariable);
   }
 
-  /** The schedule's steps as the server describes them, the ones in force marked, the next one named. */
-  function renderSchedule(steps) {
+  /**
+   * The schedule's steps as the server describes them, the ones in force marked, the next one named. Without
+   * steps, says when the value changes by itself: when its runtime override expires (`expiresAt`), else never.
+   */
+  function renderSchedule(steps, expiresAt) {
     const box = $('flag-schedule');
     clear(box);
     box.append(el('h3', { text: 'Schedule' }));
     if (!steps.length) {
-      box.append(el('p', { class: 'help', id: 'flag-schedule-text',
-        text: 'No schedule: this value changes only when someone changes it.' }));
+      box.append(el('p', { class: 'help', id: 'flag-schedule-text', text: expiresAt
+        ? 'No schedule: this value changes when its runtime override ' + expiresText(expiresAt)
+          + ' (at ' + new Date(expiresAt).toLocaleString() + '), or when someone changes it.'
+        : 'No schedule: this value changes only when someone changes it.' }));
       return;
     }
     const list = el('ol', { class: 'timeline' });
