@@ -134,6 +134,8 @@ struct TreeBuilder {
     var root: Node?
     private var documents = 0
     var totalNodes = 0
+    /// Whether an alias was expanded: past the node budget, the file is then a likely alias bomb, else only large.
+    private var expandedAlias = false
 
     init(file: String, limits: YAMLParser.Limits) {
         self.file = file
@@ -243,6 +245,7 @@ struct TreeBuilder {
                     hint: "define `&\(name)` on a node above this line; an alias cannot refer to its own parent"
                 )
             }
+            expandedAlias = true
             return add(node, size: size, anchor: nil)
         case YAML_SEQUENCE_START_EVENT, YAML_MAPPING_START_EVENT:
             let isMapping = event.type == YAML_MAPPING_START_EVENT
@@ -294,6 +297,13 @@ struct TreeBuilder {
     mutating func add(_ node: consuming Node, size: Int, anchor: String?) -> YAMLProblem? {
         totalNodes += size
         if totalNodes > limits.maxNodes {
+            guard expandedAlias else {
+                return YAMLProblem(
+                    location: node.location,
+                    message: "the file is past its budget of \(limits.maxNodes) nodes (each counted at every level "
+                        + "it is nested in)",
+                    hint: "split it into several files: each is read with a budget of its own")
+            }
             return YAMLProblem(
                 location: node.location,
                 message: "aliases expand to more than \(limits.maxNodes) nodes (an alias bomb?)",

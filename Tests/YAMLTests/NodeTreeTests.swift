@@ -42,6 +42,12 @@ struct NodeTreeTests {
         let wide = YAMLParser.parse(Array("a: &a [1, 2]\nb: [*a, *a, *a]\n".utf8), file: "f.yaml",
                                     limits: .init(maxNodes: 8))
         #expect(wide.problems.first?.message.hasPrefix("aliases expand to more than 8 nodes") == true)
+        // Past the budget without any alias the file is only large, and is told so.
+        let large = YAMLParser.parse(Array("a: [1, 2, 3, 4, 5, 6, 7, 8]\n".utf8), file: "f.yaml",
+                                     limits: .init(maxNodes: 8))
+        #expect(large.problems.first?.message
+                == "the file is past its budget of 8 nodes (each counted at every level it is nested in)")
+        #expect(large.problems.first?.hint?.hasPrefix("split it into several files") == true)
     }
 
     @Test func eventScanCountsEvents() {
