@@ -128,6 +128,28 @@ import Testing
         #expect(board.resolve("app.upload.max_mb").value == 25)
     }
 
+    /// Typed JSON nests no deeper than text typed after `switchboard set` may: 64 levels pass, 65 are refused, on
+    /// both paths, so the store's export always holds what its import reads back.
+    @Test func aValueNestsAsDeepAsTextMayAndNoDeeper() async throws {
+        @Sendable func nested(_ levels: Int) -> String {
+            String(repeating: #"{"a": "#, count: levels) + "1" + String(repeating: "}", count: levels)
+        }
+        let board = try project.board()
+        try await withClient(board: board) { client in
+            let path = "/v1/overrides/app.theme"
+            let deepest = try await request(client, .put, path, body: #"{"value": "# + nested(64) + "}")
+            #expect(deepest.status == .ok)
+            let deeper = try await request(client, .put, path, body: #"{"value": "# + nested(65) + "}")
+            #expect(deeper.status == .badRequest)
+            let error = try deeper.json.objectValue?["error"]?.stringValue
+            #expect(error?.contains("nesting deeper than 64 levels") == true, "\(String(describing: error))")
+        }
+        let definition = try #require(board.registry["app.theme"])
+        #expect((try? definition.fit(text: nested(64)).get()) != nil)
+        #expect((try? definition.fit(text: nested(65)).get()) == nil)
+        #expect(board.auditLog().count == 1)
+    }
+
     @Test func refusesABodyOverTheLimitWith413() async throws {
         try await withClient(maxBodyBytes: 32) { client in
             let body = #"{"value": "\#(String(repeating: "x", count: 64))"}"#

@@ -1,3 +1,4 @@
+import YAML
 
 extension Definition {
     /// Whether a value fits this definition, and the value as it is stored and served: an int widened to a double
@@ -21,6 +22,13 @@ extension Definition {
     /// `max`, `pattern`). Returns `nil` when it fits.
     public func problem(with value: Value) -> ValueProblem? {
         if let problem = Definition.typeProblem(value, expected: type) { return problem }
+        // As deep as text typed after `switchboard set` or written in a definitions file may nest, so that every
+        // writer takes the same values and a store's export holds only what its import reads back.
+        let deepest = YAMLParser.Limits().maxDepth
+        if value.nests(deeperThan: deepest) {
+            return ValueProblem("nesting deeper than \(deepest) levels",
+                                hint: "a value nests at most \(deepest) lists and objects, as a definitions file does")
+        }
         if case .double(let number) = value, !number.isFinite {
             return ValueProblem("\(number) cannot be a value: JSON, the store's and the server's format, has no infinity or NaN",
                                 hint: "use a large finite number instead")

@@ -89,6 +89,18 @@ public enum ValueType: String, Sendable, Hashable, CaseIterable, CustomStringCon
     public var description: String { rawValue }
 }
 
+extension Value {
+    /// Whether more than `limit` lists and objects nest one in another; `limit` 0 asks whether it is one at all.
+    /// Stops at the limit, so a hostile value costs no more than the limit's depth.
+    func nests(deeperThan limit: Int) -> Bool {
+        switch self {
+        case .list(let items): limit == 0 || items.contains { $0.nests(deeperThan: limit - 1) }
+        case .object(let fields): limit == 0 || fields.values.contains { $0.nests(deeperThan: limit - 1) }
+        default: false
+        }
+    }
+}
+
 extension Value: CustomStringConvertible {
     /// The value as compact JSON: `true`, `25`, `1.5`, `"dark"`, `[1,2]`, `{"a":1}`.
     public var description: String { json }
