@@ -109,7 +109,8 @@ struct SetCommand: ParsableCommand {
     @Argument(help: "The key.")
     var key: String
 
-    @Argument(help: "The value, typed by the key's definition (true, 42, 1.5, text, [1,2], {\"a\":1}).")
+    @Argument(help: ArgumentHelp("The value, typed by the key's definition (true, 42, 1.5, text, [1,2], {\"a\":1}); "
+                                 + "a negative number after `--`, as in `set KEY -- -5`."))
     var value: String
 
     @Option(help: "Who is making the change, for the audit log (default: $SWITCHBOARD_ACTOR, else $USER).")
