@@ -25,7 +25,7 @@ struct StoreCommand: ParsableCommand {
         var to: String
 
         func run() throws {
-            let store = try options.boardInputs().store
+            let store = try options.storeInputs().store
             let export = try storeStep { () throws(StoreError) in try StoreExport(from: store) }
             if to == "-" {
                 FileHandle.standardOutput.write(Data(export.json.utf8))
@@ -67,7 +67,7 @@ struct StoreCommand: ParsableCommand {
             let export = try storeStep { () throws(StoreError) in
                 try StoreExport(json: String(decoding: data, as: UTF8.self), source: file)
             }
-            let store = try options.boardInputs().store
+            let store = try options.storeInputs().store
             try storeStep { () throws(StoreError) in try store.importing(export) }
             Terminal.standardError.write("imported \(Message.count(export.contents.entries.count, "override")) and "
                 + "\(Message.count(export.audit.count, "audit record")) into \(store.location)\n")

@@ -171,6 +171,21 @@ struct GlobalOptions: ParsableArguments {
         return inputs
     }
 
+    /// The inputs of a command that reads or writes only the runtime store (`log`, `store export`, `store import`).
+    /// When the store is the one beside the definitions, a definitions directory that is not there is refused
+    /// (exit status 1) as every command that loads refuses it: a mistyped `--flags` or another working directory
+    /// would otherwise read as an empty store.
+    func storeInputs() throws -> BoardInputs {
+        let inputs = try boardInputs()
+        if inputs.storeFollowsDirectory, let directory = inputs.directory,
+           let problem = DefinitionLoader.directoryProblem(directory)
+        {
+            Terminal.standardError.print(diagnostic: problem)
+            throw ExitCode(1)
+        }
+        return inputs
+    }
+
     /// How a command's board behaves: no polling, and no logging, since the command line presents what a board
     /// reports (diagnostics, REPL notices) itself; `serve` changes both.
     var boardOptions: BoardOptions {

@@ -240,7 +240,7 @@ struct LogCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = try options.boardInputs().store
+        let store = try options.storeInputs().store
         let stored = try storeStep { () throws(StoreError) in try store.auditLog(limit: limit ?? .max) }
         // Expiries write nothing: they are derived from the records that set them, as of now.
         let records = Array(AuditRecord.withExpiries(stored, now: SystemClock().now()).suffix(limit ?? .max))

@@ -32,7 +32,7 @@ import Glibc
         Row(option: "--state", path: "blocker/overrides.json",
             refusal: "error: the override store blocker/overrides.json cannot be created: blocker is not a folder"),
         Row(option: "--flags", path: "x", refusal: "error: definitions directory 'x' does not exist"),
-        Row(option: "--flags", path: "blocker", refusal: "error: definitions directory 'blocker' does not exist"),
+        Row(option: "--flags", path: "blocker", refusal: "error: 'blocker' is a file, not a definitions directory"),
         Row(option: "--flags", path: "./flags/"),
     ]
 
@@ -62,8 +62,14 @@ import Glibc
         let set = try runSwitchboard(["set", "app.theme", "dark"] + arguments, in: project.path,
                                      environment: environment)
         let get = try runSwitchboard(["get", "app.theme"] + arguments, in: project.path, environment: environment)
+        // The commands that read only the store, beside the definitions unless named, refuse a missing folder too:
+        // else a mistyped --flags read as an empty history, or exported an empty store.
+        let storeOnly = row.option == "--flags" && row.refusal != nil
+            ? try [["log"], ["store", "export", "--to", "-"]].map {
+                try runSwitchboard($0 + arguments, in: project.path, environment: environment)
+            } : []
         if let refusal = row.refusal {
-            for result in [set, get] {
+            for result in [set, get] + storeOnly {
                 #expect(result.status == 1, "\(result.stderr)")
                 #expect(result.stderr.contains(refusal), "\(result.stderr)")
                 #expect(result.stdout.isEmpty)

@@ -57,14 +57,22 @@ public enum DefinitionLoader {
     static func read(directory: String, today: Day, now: Double?) -> LoadReport {
         // `stat`, not `FileManager`: on a one-shot command's prefetch thread, FileManager's first use delayed the
         // first file's read.
-        var status = stat()
-        guard stat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
-            let diagnostic = Diagnostic.error(
-                at: nil, "definitions directory '\(directory)' does not exist",
-                hint: "run in a project with a flags/ folder, or pass --flags DIR")
-            return LoadReport(registry: .empty, diagnostics: [diagnostic])
-        }
+        if let problem = directoryProblem(directory) { return LoadReport(registry: .empty, diagnostics: [problem]) }
         return load(paths: definitionFiles(in: directory), today: today, now: now, workers: defaultWorkers)
+    }
+
+    /// The error for a definitions directory that is not there, or is a file; `nil` when it is a directory.
+    package static func directoryProblem(_ directory: String) -> Diagnostic? {
+        var status = stat()
+        guard stat(directory, &status) == 0 else {
+            return .error(at: nil, "definitions directory '\(directory)' does not exist",
+                          hint: "run in a project with a flags/ folder, or pass --flags DIR")
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            return .error(at: nil, "'\(directory)' is a file, not a definitions directory",
+                          hint: "pass the folder that holds it: --flags DIR")
+        }
+        return nil
     }
 
     /// Loads definitions from files already in memory, in the order given; `today` and `now` as for

@@ -27,6 +27,9 @@ public struct BoardInputs: Sendable {
     public let environment: [String: String]
     /// The runtime store.
     public let store: any RuntimeStore
+    /// Whether the store is the file store beside the definitions directory, named by nothing else (no store,
+    /// state path or `SWITCHBOARD_STATE`): then a directory that is not there means the store is not the one meant.
+    package let storeFollowsDirectory: Bool
 
     /// Resolves a board's inputs from a definitions directory: `<directory>/environments/<name>.yaml` and
     /// `local.overrides.yaml` beside it, then `overrideFiles`.
@@ -76,6 +79,8 @@ public struct BoardInputs: Sendable {
         var required = Set(extraFiles)
         if let environmentName, !environmentName.isEmpty, directory != nil { required.insert(overrideFiles[0]) }
         requiredOverrideFiles = required
+        storeFollowsDirectory = store == nil && statePath == nil && environment["SWITCHBOARD_STATE"] == nil
+            && directory != nil
         if let store {
             self.store = store
         } else {
