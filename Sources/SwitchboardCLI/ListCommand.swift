@@ -33,7 +33,7 @@ struct ListCommand: ParsableCommand {
             return
         }
         if let pattern, rows.isEmpty {
-            let suggestions = snapshot.registry.suggestions(for: pattern)
+            let suggestions = snapshot.registry.patternSuggestions(for: pattern)
             Terminal.standardError.print(
                 diagnostic: Message.noKeyMatches(pattern: pattern, suggestions: suggestions).diagnostic)
             throw ExitCode(1)

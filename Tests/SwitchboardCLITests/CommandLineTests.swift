@@ -123,8 +123,10 @@ struct CommandLineTests {
         let none = try runSwitchboard(["list", "--flags", project.flags, "app.colr*"])
         #expect(none.status == 1)
         #expect(none.stderr == "error: no key matches 'app.colr*'\n  hint: did you mean 'app.color'?\n")
-        // Not a prefix of a segment: `app.stres` is neither a key nor a namespace.
-        #expect(try runSwitchboard(["list", "--flags", project.flags, "app.stres"]).status == 1)
+        // Not a prefix of a segment: `app.stres` is neither a key nor a namespace; the nearest namespace is named.
+        let namespace = try runSwitchboard(["list", "--flags", project.flags, "app.stres"])
+        #expect(namespace.status == 1)
+        #expect(namespace.stderr.contains("hint: did you mean 'app.stress'"), "\(namespace.stderr)")
         // A script asking for JSON gets an empty list.
         let json = try runSwitchboard(["list", "--flags", project.flags, "--json", "app.colr*"])
         #expect(json.status == 0)

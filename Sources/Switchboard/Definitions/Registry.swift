@@ -78,6 +78,22 @@ public struct Registry: Sendable {
         Suggestions.near(unknownKey, in: keys)
     }
 
+    /// The nearest keys and namespaces to a `list` pattern that matches no key: a pattern may name a namespace
+    /// (`checkout`), so a misspelt one (`chekout`) is nearest to the namespace, not to any whole key.
+    package func patternSuggestions(for pattern: String) -> [String] {
+        var namespaces: [String] = []
+        var seen: Set<String> = []
+        for key in keys {
+            var end = key.startIndex
+            while let dot = key[end...].firstIndex(of: ".") {
+                let namespace = String(key[..<dot])
+                if seen.insert(namespace).inserted { namespaces.append(namespace) }
+                end = key.index(after: dot)
+            }
+        }
+        return Suggestions.near(pattern, in: namespaces + keys)
+    }
+
     /// The message for a key no definition has, with ``suggestions(for:)``.
     package func unknownKeyMessage(_ key: String) -> Message {
         .unknownKey(key, suggestions: suggestions(for: key))

@@ -10,7 +10,7 @@ extension Session {
             let glob = Glob(pattern)
             keys = keys.filter(glob.selects(key:))
             if keys.isEmpty {
-                let suggestions = board.registry.suggestions(for: pattern)
+                let suggestions = board.registry.patternSuggestions(for: pattern)
                 let message = Message.noKeyMatches(pattern: pattern, suggestions: suggestions)
                 return failure(message.text, hint: message.hint)
             }
