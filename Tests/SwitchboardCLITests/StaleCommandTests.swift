@@ -95,19 +95,24 @@ struct StaleCommandTests {
         #expect(try runSwitchboard(["stale", "--days", "0"], in: project.path).status == 2)
     }
 
-    @Test func serverAddsWhatClientsAskedFor() async throws {
-        let project = try Self.project()
-        project.write("admin-token", "admin-secret\n")
-        let arguments = ["--flags", project.flags, "--admin-token-file", project.file("admin-token")]
-        let server = try await ServeProcess(arguments, log: project.path + "/serve.log")
-        defer { server.stop() }
-        for key in ["app.new_flwo", "app.new_flow", "app.new_flwo"] {
+    /// Asks the server for each key over OFREP, one request after the other, as a client would.
+    static func evaluate(_ keys: [String], on server: ServeProcess) async throws {
+        for key in keys {
             let connection = try RawConnection(port: server.port)
             let body = #"{"context":{}}"#
             _ = connection.send("POST /ofrep/v1/evaluate/flags/\(key) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
             _ = try await connection.waitFor("\r\n\r\n{")
         }
+    }
+
+    @Test func serverAddsWhatClientsAskedFor() async throws {
+        let project = try Self.project()
+        project.write("admin-token", "admin-secret\n")
+        let arguments = ["--flags", project.flags, "--admin-token-file", project.file("admin-token")]
+        let server = try await ServeProcess(arguments, log: project.path + "/serve.log")
+        defer { server.stop() }
+        try await Self.evaluate(["app.new_flwo", "app.new_flow", "app.new_flwo"], on: server)
         let url = "http://127.0.0.1:\(server.port)"
         let path = project.path
         let token = project.file("admin-token")

@@ -13,13 +13,7 @@ struct StaleUntrustedKeyTests {
         let server = try await ServeProcess(arguments, log: project.path + "/serve.log")
         defer { server.stop() }
         // ESC [2J (clear the screen), a line break and a forged line; then a `|` and a backtick.
-        for key in ["%1B%5B2J%0Afake%20line", "a%7Cb%60c"] {
-            let connection = try RawConnection(port: server.port)
-            let body = #"{"context":{}}"#
-            _ = connection.send("POST /ofrep/v1/evaluate/flags/\(key) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
-            _ = try await connection.waitFor("\r\n\r\n{")
-        }
+        try await StaleCommandTests.evaluate(["%1B%5B2J%0Afake%20line", "a%7Cb%60c"], on: server)
         let url = "http://127.0.0.1:\(server.port)"
         let (path, token) = (project.path, project.file("admin-token"))
 
