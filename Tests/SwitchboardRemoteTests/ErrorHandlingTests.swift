@@ -37,12 +37,12 @@ import Testing
         server.answer(with: .normal)
         try await waitUntil("live after the wait") { remote.status == .live }
         #expect(remote.int("limit", default: 0) == 5)
-        // Fast polling and a fast backoff would have asked again at once. The next request may come later than
-        // Retry-After on a loaded machine, never sooner: the 429 reached the client after the server saw its
-        // request, and the client sleeps the whole delay after that.
+        // Fast polling (10 ms) and a fast backoff would have asked again within milliseconds; the client sleeps
+        // the whole Retry-After once the 429 reached it. The bound is half the delay, not all of it: the sleep's
+        // timer and the clock read here are not the same clock, and on a VM paused mid-sleep CI measured 1.93 s.
         let arrivals = server.arrivals
         try #require(arrivals.count >= 2)
-        #expect(arrivals[1] - arrivals[0] >= .seconds(2))
+        #expect(arrivals[1] - arrivals[0] >= .seconds(1))
         await remote.stop()
         await server.stop()
     }
