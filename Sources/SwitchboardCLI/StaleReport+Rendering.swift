@@ -46,12 +46,10 @@ extension StaleReport {
     }
 
     /// A key any client could have sent, as the report shows it: as written when it is a well-formed key, else
-    /// as a JSON string, so that no escape sequence reaches the terminal and no line break forges a line.
+    /// quoted (``Message/quoted(_:)``), so that no escape sequence reaches the terminal and no line break forges a
+    /// line.
     private static func shown(_ key: String) -> String {
-        guard !KeySyntax.isValid(key) else { return key }
-        var quoted = ""
-        Value.writeJSONString(key, to: &quoted)
-        return quoted
+        KeySyntax.isValid(key) ? key : Message.quoted(key)
     }
 
     /// Said before the last line when the server has counted for less than the window.
@@ -104,9 +102,16 @@ extension StaleReport {
             lines.append("|---|---|---|")
             for entry in group.entries {
                 let detail = entry.detail.replacing("|", with: "\\|")
-                // A quoted key may hold `|` or a backtick: escaped for the table, in a span of two backticks.
+                // A quoted key may hold `|` and backticks: `|` escaped for the table, and the code span fenced by
+                // one backtick more than the longest run in the key.
                 let key = entry.key.replacing("|", with: "\\|")
-                let code = key.contains("`") ? "`` \(key) ``" : "`\(key)`"
+                var (run, longest) = (0, 0)
+                for character in key {
+                    run = character == "`" ? run + 1 : 0
+                    longest = max(longest, run)
+                }
+                let fence = String(repeating: "`", count: longest + 1)
+                let code = longest == 0 ? "`\(key)`" : "\(fence) \(key) \(fence)"
                 lines.append("| \(code) | \(entry.location.map { "`\($0)`" } ?? "") | \(detail) |")
             }
             lines.append("")

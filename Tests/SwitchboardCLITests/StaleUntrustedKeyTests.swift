@@ -12,8 +12,9 @@ struct StaleUntrustedKeyTests {
         let arguments = ["--flags", project.flags, "--admin-token-file", project.file("admin-token")]
         let server = try await ServeProcess(arguments, log: project.path + "/serve.log")
         defer { server.stop() }
-        // ESC [2J (clear the screen), a line break and a forged line; then a `|` and a backtick.
-        try await StaleCommandTests.evaluate(["%1B%5B2J%0Afake%20line", "a%7Cb%60c"], on: server)
+        // ESC [2J (clear the screen), a line break and a forged line; a `|` and a backtick; a right-to-left override
+        // (U+202E) and an 8-bit escape introducer (U+009B).
+        try await StaleCommandTests.evaluate(["%1B%5B2J%0Afake%20line", "a%7Cb%60c", "x%E2%80%AEy%C2%9Bz"], on: server)
         let url = "http://127.0.0.1:\(server.port)"
         let (path, token) = (project.path, project.file("admin-token"))
 
@@ -24,6 +25,8 @@ struct StaleUntrustedKeyTests {
         #expect(!text.stdout.contains("\u{1B}"))
         #expect(text.stdout.contains(#"  "\u001b[2J\nfake line"  1 lookup"#), "\(text.stdout)")
         #expect(!text.stdout.contains("\nfake line"))
+        #expect(text.stdout.contains(#"  "x\u202ey\u009bz"  1 lookup"#), "\(text.stdout)")
+        #expect(!text.stdout.contains("\u{202E}") && !text.stdout.contains("\u{9B}"))
 
         let markdown = try await onOwnThread {
             try runSwitchboard(["stale", "--server", url, "--token-file", token, "--markdown"], in: path)

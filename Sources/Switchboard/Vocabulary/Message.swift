@@ -69,6 +69,25 @@ package enum Message: Sendable, Hashable {
         "did you mean '\(suggestion)'?"
     }
 
+    /// Text someone else chose (a key a client sent, a name a request claimed), quoted for a terminal or a
+    /// Markdown table: JSON string syntax with every character outside printable ASCII as a `\u` escape, so that
+    /// no control character (C0, DEL, C1), bidirectional override or line break reaches the reader as itself.
+    package static func quoted(_ text: String) -> String {
+        var quoted = "\""
+        for unit in text.utf16 {
+            switch unit {
+            case 0x22: quoted += "\\\""
+            case 0x5C: quoted += "\\\\"
+            case 0x0A: quoted += "\\n"
+            case 0x20...0x7E: quoted.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
+            default:
+                let hex = String(unit, radix: 16)
+                quoted += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+        return quoted + "\""
+    }
+
     /// `1 error`, `2 warnings`.
     package static func count(_ number: Int, _ noun: String) -> String {
         "\(number) \(noun)\(number == 1 ? "" : "s")"

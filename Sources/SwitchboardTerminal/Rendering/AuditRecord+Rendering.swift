@@ -20,11 +20,7 @@ extension AuditRecord {
     public var renderedActor: String {
         var notes: [String] = []
         if !verified { notes.append("unverified") }
-        if let claimedActor {
-            var quoted = ""
-            Value.writeJSONString(claimedActor, to: &quoted)
-            notes.append("claimed \(quoted)")
-        }
+        if let claimedActor { notes.append("claimed \(Message.quoted(claimedActor))") }
         return notes.isEmpty ? actor : "\(actor) (\(notes.joined(separator: ", ")))"
     }
 }
