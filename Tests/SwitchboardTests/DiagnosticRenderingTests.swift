@@ -46,7 +46,7 @@ struct DiagnosticRenderingTests {
     /// nobody wrote.
     @Test func intPastTheLargestInt() {
         #expect(errors("preferences:\n  n:\n    type: int\n    default: 99999999999999999999\n") == [
-            "flags/c.yaml:4:14: error: default of n: expected an int, found 1e+20, past the largest int\n"
+            "flags/c.yaml:4:14: error: default of n: expected an int, found 1e+20, outside the range of an int\n"
                 + "  hint: an int is from -9223372036854775808 to 9223372036854775807",
         ])
     }

@@ -22,12 +22,12 @@ extension Definition {
     /// `max`, `pattern`). Returns `nil` when it fits.
     public func problem(with value: Value) -> ValueProblem? {
         if let problem = Definition.typeProblem(value, expected: type) { return problem }
-        // As deep as text typed after `switchboard set` or written in a definitions file may nest, so that every
-        // writer takes the same values and a store's export holds only what its import reads back.
+        // As deep as text typed after `switchboard set` may nest (the YAML parser's limit), so that every writer
+        // takes the same values and a store's export holds only what its import reads back.
         let deepest = YAMLParser.Limits().maxDepth
         if value.nests(deeperThan: deepest) {
             return ValueProblem("nesting deeper than \(deepest) levels",
-                                hint: "a value nests at most \(deepest) lists and objects, as a definitions file does")
+                                hint: "a value nests at most \(deepest) lists and objects in one another")
         }
         if case .double(let number) = value, !number.isFinite {
             return ValueProblem("\(number) cannot be a value: JSON, the store's and the server's format, has no infinity or NaN",
@@ -91,8 +91,8 @@ extension Definition {
             let truth = ["yes", "y", "on"].contains(text.lowercased())
             return ValueProblem("expected a bool, found the string \"\(text)\"",
                                 hint: "write \(truth) (only true and false are booleans in YAML 1.2)")
-        case (.int, .double(let number)) where number == number.rounded() && abs(number) >= 0x1p63:
-            return ValueProblem("expected an int, found \(Value.double(number)), past the largest int",
+        case (.int, .double(let number)) where number == number.rounded() && (number >= 0x1p63 || number < -0x1p63):
+            return ValueProblem("expected an int, found \(Value.double(number)), outside the range of an int",
                                 hint: "an int is from \(Int.min) to \(Int.max)")
         case (.int, .double(let number)) where number == number.rounded():
             return ValueProblem("expected an int, found the double \(Value.double(number))",
