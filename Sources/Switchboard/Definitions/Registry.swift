@@ -91,7 +91,7 @@ public struct Registry: Sendable {
                 end = key.index(after: dot)
             }
         }
-        return Suggestions.near(pattern, in: namespaces + keys)
+        return Suggestions.near(pattern, in: namespaces + keys.filter { !seen.contains($0) })
     }
 
     /// The message for a key no definition has, with ``suggestions(for:)``.

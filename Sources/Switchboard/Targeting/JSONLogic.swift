@@ -685,7 +685,7 @@ final class LogicCompiler {
                     error(items[1].location ?? location, "a fractional weight is a number, not \(weight)")
                     continue
                 }
-                guard number == number.rounded(.towardZero) else {
+                guard number.isFinite, number == number.rounded(.towardZero) else {
                     error(items[1].location ?? location, "fractional weights are whole numbers, not \(weight)")
                     continue
                 }
