@@ -50,7 +50,8 @@ struct DiffCommand: ParsableCommand {
         valueName: "file"))
     var contexts: String?
 
-    @Option(help: ArgumentHelp("Without --contexts, how many contexts to synthesize.", valueName: "n"))
+    @Option(help: ArgumentHelp("Without --contexts, how many contexts to synthesize (at most 1,000,000).",
+                               valueName: "n"))
     var samples = 10_000
 
     @Option(help: ArgumentHelp("The seed the synthesized contexts are drawn with.", valueName: "n"))

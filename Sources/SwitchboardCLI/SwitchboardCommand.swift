@@ -178,8 +178,10 @@ struct GlobalOptions: ParsableArguments {
     func storeInputs() throws -> BoardInputs {
         let inputs = try boardInputs()
         if inputs.storeFollowsDirectory, let directory = inputs.directory,
-           let problem = DefinitionLoader.directoryProblem(directory)
+           var problem = DefinitionLoader.directoryProblem(directory)
         {
+            problem.hint = "run in a project with a flags/ folder, pass --flags DIR, or name the store with "
+                + "--state PATH or --store URL"
             Terminal.standardError.print(diagnostic: problem)
             throw ExitCode(1)
         }
