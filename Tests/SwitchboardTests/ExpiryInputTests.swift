@@ -28,6 +28,9 @@ struct ExpiryInputTests {
     @Test func momentsWithAZone() throws {
         #expect(try ExpiryInput.moment(of: "2026-12-01T09:00:01Z", now: Self.now) == Self.now + 1)
         #expect(try ExpiryInput.moment(of: "2026-12-01T11:00:00+01:00", now: Self.now) == Self.now + 3_600)
+        // RFC 3339 lets `t` and `z` be lowercase and a space stand for the `T`.
+        #expect(try ExpiryInput.moment(of: "2026-12-01 10:00:00Z", now: Self.now) == Self.now + 3_600)
+        #expect(try ExpiryInput.moment(of: "2026-12-01t10:00:00z", now: Self.now) == Self.now + 3_600)
     }
 
     @Test(arguments: [
@@ -37,6 +40,8 @@ struct ExpiryInputTests {
         ("2026-12-01T09:00:00Z", "--until 2026-12-01T09:00:00Z is in the past (it is 2026-12-01T09:00:00.000Z now)"),
         ("2026-12-01T09:30:00+01:00", "--until 2026-12-01T09:30:00+01:00 is in the past (it is "
             + "2026-12-01T09:00:00.000Z now)"),
+        ("2026-12-01 10:00:00", "--until needs a time zone: '2026-12-01 10:00:00' has none (add Z for UTC, or an "
+            + "offset such as +01:00)"),
     ])
     func badMoments(text: String, message: String) {
         #expect(throws: ExpiryInput.Problem(message: message)) { try ExpiryInput.moment(of: text, now: Self.now) }

@@ -14,10 +14,11 @@ package enum Timestamp {
 
     /// An RFC 3339 time with its zone (`2026-12-01T09:00:00Z`, `2026-12-01T10:00:00+01:00`), as seconds since the
     /// epoch; `nil` for anything else, a time without a zone included: a schedule step, `--until` and
-    /// `expires_at` name one instant everywhere.
+    /// `expires_at` name one instant everywhere. As RFC 3339 allows, `t` and `z` may be lowercase and a space may
+    /// stand for the `T` (`2026-12-01 09:00:00Z`).
     package static func parseZoned(_ text: String) -> Double? {
         let bytes = Array(text.utf8)
-        guard bytes.count >= 20, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
+        guard bytes.count >= 20, isDateTimeSeparator(bytes[10]),
               let last = bytes.last,
               last == UInt8(ascii: "Z") || last == UInt8(ascii: "z")
                 || bytes[bytes.count - 6] == UInt8(ascii: "+") || bytes[bytes.count - 6] == UInt8(ascii: "-")
@@ -33,12 +34,17 @@ package enum Timestamp {
         return minutes + (second == "00" ? "" : ":" + second) + " UTC"
     }
 
+    /// `T`, `t` or a space, between the date and the time.
+    private static func isDateTimeSeparator(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "T") || byte == UInt8(ascii: "t") || byte == UInt8(ascii: " ")
+    }
+
     static func parse(_ text: String) -> Double? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 10, let day = Day(String(decoding: bytes[0..<10], as: UTF8.self)) else { return nil }
         var seconds = Double(day.daysSinceEpoch) * 86_400
         guard bytes.count > 10 else { return seconds }
-        guard bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "), bytes.count >= 19 else { return nil }
+        guard isDateTimeSeparator(bytes[10]), bytes.count >= 19 else { return nil }
         func number(_ range: Range<Int>) -> Int? { Int(String(decoding: bytes[range], as: UTF8.self)) }
         guard let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
               hour < 24, minute < 60, second < 61
