@@ -95,6 +95,13 @@ struct StaleCommandTests {
         #expect(try runSwitchboard(["stale", "--days", "0"], in: project.path).status == 2)
     }
 
+    /// `switchboard serve` on the project's flags with an admin token, for `stale --server`, and the token's file.
+    static func serve(_ project: TestProject) async throws -> (server: ServeProcess, token: String) {
+        project.write("admin-token", "admin-secret\n")
+        let arguments = ["--flags", project.flags, "--admin-token-file", project.file("admin-token")]
+        return (try await ServeProcess(arguments, log: project.path + "/serve.log"), project.file("admin-token"))
+    }
+
     /// Asks the server for each key over OFREP, one request after the other, as a client would.
     static func evaluate(_ keys: [String], on server: ServeProcess) async throws {
         for key in keys {
@@ -108,14 +115,10 @@ struct StaleCommandTests {
 
     @Test func serverAddsWhatClientsAskedFor() async throws {
         let project = try Self.project()
-        project.write("admin-token", "admin-secret\n")
-        let arguments = ["--flags", project.flags, "--admin-token-file", project.file("admin-token")]
-        let server = try await ServeProcess(arguments, log: project.path + "/serve.log")
+        let (server, token) = try await Self.serve(project)
         defer { server.stop() }
         try await Self.evaluate(["app.new_flwo", "app.new_flow", "app.new_flwo"], on: server)
-        let url = "http://127.0.0.1:\(server.port)"
-        let path = project.path
-        let token = project.file("admin-token")
+        let (url, path) = ("http://127.0.0.1:\(server.port)", project.path)
         let text = try await onOwnThread {
             try runSwitchboard(["stale", "--server", url, "--token-file", token], in: path)
         }

@@ -8,15 +8,12 @@ import Testing
 struct StaleUntrustedKeyTests {
     @Test func keysThatAreNoKeysAreQuoted() async throws {
         let project = try StaleCommandTests.project()
-        project.write("admin-token", "admin-secret\n")
-        let arguments = ["--flags", project.flags, "--admin-token-file", project.file("admin-token")]
-        let server = try await ServeProcess(arguments, log: project.path + "/serve.log")
+        let (server, token) = try await StaleCommandTests.serve(project)
         defer { server.stop() }
         // ESC [2J (clear the screen), a line break and a forged line; a `|` and a backtick; a right-to-left override
         // (U+202E) and an 8-bit escape introducer (U+009B).
         try await StaleCommandTests.evaluate(["%1B%5B2J%0Afake%20line", "a%7Cb%60c", "x%E2%80%AEy%C2%9Bz"], on: server)
-        let url = "http://127.0.0.1:\(server.port)"
-        let (path, token) = (project.path, project.file("admin-token"))
+        let (url, path) = ("http://127.0.0.1:\(server.port)", project.path)
 
         let text = try await onOwnThread {
             try runSwitchboard(["stale", "--server", url, "--token-file", token], in: path)
