@@ -29,18 +29,17 @@ private final class PseudoTerminal {
     }
 
     /// Reads what the editor draws until `text` appears after byte `offset` of the output, and returns the
-    /// offset just past it, or `nil` if it didn't appear within `seconds`.
-    func waitFor(_ text: String, after offset: Int, seconds: Double = 10) -> Int? {
+    /// offset just past it, or `nil` if it didn't appear within ``generousDeadline`` (counted by a ``WaitBudget``).
+    func waitFor(_ text: String, after offset: Int) -> Int? {
         let wanted = Array(text.utf8)
-        let deadline = Date().addingTimeInterval(seconds)
+        var budget = WaitBudget(generousDeadline)
         while true {
             if let range = output[min(offset, output.count)...].firstRange(of: wanted) {
                 return range.upperBound
             }
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0 else { return nil }
+            guard !budget.isSpent() else { return nil }
             var request = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
-            guard poll(&request, 1, Int32(remaining * 1000) + 1) > 0 else { continue }
+            guard poll(&request, 1, 100) > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 4096)
             let count = read(master, &chunk, chunk.count)
             guard count > 0 else { return nil }
@@ -110,7 +109,7 @@ struct TerminalTests {
             // On failure, hanging up makes the editor's read fail, so its thread ends before the slave closes.
             close(terminal.master)
             if !editorDone {
-                _ = results.finished.wait(timeout: .now() + 10)
+                try? waitUntilBlocking("the editor's thread to end") { results.finished.wait(timeout: .now()) == .success }
             }
             close(slave)
         }
@@ -141,7 +140,9 @@ struct TerminalTests {
         // Ctrl-D on the empty line ends input.
         seen = try #require(terminal.waitForPrompt("sb>", after: seen), "no 4th prompt: \(terminal.text(after: seen))")
         terminal.type("\u{04}")
-        editorDone = results.finished.wait(timeout: .now() + 10) == .success
+        editorDone = (try? waitUntilBlocking("the editor's thread to end") {
+            results.finished.wait(timeout: .now()) == .success
+        }) != nil
         #expect(editorDone)
 
         #expect(results.values == [.line("status"), .line("status"), .cancelled, .endOfFile])

@@ -129,17 +129,16 @@ final class REPLTerminal {
         _ = bytes.withUnsafeBytes { write(master, $0.baseAddress, $0.count) }
     }
 
-    /// Reads until `text` appears after what was already matched, or throws after 10 seconds.
+    /// Reads until `text` appears after what was already matched, or throws after ``generousDeadline``.
     func expect(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let wanted = Array(text.utf8)
-        let deadline = Date().addingTimeInterval(10)
+        var budget = WaitBudget(generousDeadline)
         while true {
             if let range = output[seen...].firstRange(of: wanted) {
                 seen = range.upperBound
                 return
             }
-            let remaining = deadline.timeIntervalSinceNow
-            guard remaining > 0, read(waitingAtMost: remaining) else {
+            guard !budget.isSpent(), read(waitingAtMost: 0.1) else {
                 Issue.record("never saw \(text.debugDescription) in \(transcript.debugDescription)",
                              sourceLocation: sourceLocation)
                 throw CancellationError()
@@ -166,8 +165,8 @@ final class REPLTerminal {
 
     /// Waits for the process to end, draining the terminal so it never blocks writing; returns its status.
     func waitForExit() -> Int32 {
-        let deadline = Date().addingTimeInterval(10)
-        while process.isRunning, Date() < deadline {
+        var budget = WaitBudget(generousDeadline)
+        while process.isRunning, !budget.isSpent() {
             _ = read(waitingAtMost: 0.05)
         }
         guard !process.isRunning else { return -1 }

@@ -14,7 +14,7 @@ import Testing
         // A request timeout far beyond the wait below: only a board that does not wait for the fetch settles.
         let remote = RemoteBoard(try testConfiguration(server.url, cache: cache.path, timeout: .seconds(600)))
         #expect(remote.status == .cached)
-        #expect(await remote.waitUntilSettled(timeout: generousDeadline))
+        try await waitUntilSettled(remote)
         #expect(remote.lastError == nil, "the first fetch has not ended: the cache settled the board")
         #expect(remote.int("limit", default: 0) == 5)
         let details = remote.details("limit", default: 0)
@@ -37,7 +37,7 @@ import Testing
             try testConfiguration("http://127.0.0.1:\(port)", timeout: .seconds(600)),
             transport: HTTPClientTransport(connectTimeout: .seconds(600)))
         #expect(remote.status == .starting)
-        #expect(await remote.waitUntilSettled(timeout: generousDeadline))
+        try await waitUntilSettled(remote)
         #expect(remote.lastError == .unreachable("connection refused by 127.0.0.1:\(port)"))
         #expect(remote.status == .starting)
         #expect(remote.details("limit", default: 3).errorCode == .providerNotReady)
@@ -48,7 +48,7 @@ import Testing
         let server = try FaultServer()
         server.serve(["limit": 5])
         let remote = RemoteBoard(try testConfiguration(server.url))
-        #expect(await remote.waitUntilSettled(timeout: generousDeadline))
+        try await waitUntilSettled(remote)
         #expect(remote.status == .live)
         #expect(remote.int("limit", default: 0) == 5)
         await remote.stop()

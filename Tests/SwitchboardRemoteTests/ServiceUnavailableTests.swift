@@ -14,7 +14,7 @@ import Testing
         server.answer(with: .status(503, count: .max))
         let remote = RemoteBoard(try testConfiguration(server.url, cache: cache?.path))
         let sampler = ValueSampler { remote.int("limit", default: 0) }
-        #expect(await remote.waitUntilSettled(timeout: generousDeadline))
+        try await waitUntilSettled(remote)
         try await waitUntil("the 503 reported") { remote.lastError == .httpStatus(503) }
         #expect(remote.status == (cached ? RemoteBoard.Status.cached : .starting))
         #expect(remote.int("limit", default: 0) == (cached ? 5 : 0))

@@ -50,7 +50,7 @@ import Testing
 
     @Test func withoutServerOrCacheLookupsGiveTheDefaultWithAnErrorCode() async throws {
         let remote = RemoteBoard(try testConfiguration("http://127.0.0.1:\(try await closedPort())"))
-        await remote.waitUntilSettled()
+        try await waitUntilSettled(remote)
         #expect(remote.bool("app.new_flow", default: true) == true)
         let details = remote.details("app.new_flow", default: true)
         #expect(details.value == true)

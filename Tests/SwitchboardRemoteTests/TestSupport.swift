@@ -72,6 +72,12 @@ func closedPort() async throws -> Int {
     return port
 }
 
+/// Waits until `remote` is settled (``RemoteBoard/waitUntilSettled(timeout:)``), its time counted as
+/// ``waitUntil(_:timeout:interval:file:line:_:)`` counts it, so a paused machine does not use up the wait.
+func waitUntilSettled(_ remote: RemoteBoard, file: String = #fileID, line: Int = #line) async throws {
+    try await waitUntil("the board settled", file: file, line: line) { await remote.waitUntilSettled(timeout: .zero) }
+}
+
 /// A board's cache folder holding the answer `server` gives now for the empty context: filled by a board that saw
 /// the server live and then stopped.
 func filledCache(for server: FaultServer) async throws -> TemporaryDirectory {

@@ -97,7 +97,7 @@ func withDeadline<T: Sendable>(
     try await withThrowingTaskGroup(of: DeadlineOutcome<T>.self) { group in
         group.addTask { .returned(await body()) }
         group.addTask {
-            try await Task.sleep(for: timeout)
+            try await waitOut(timeout)
             return .late
         }
         defer { group.cancelAll() }

@@ -9,7 +9,7 @@ import SwitchboardTestSupport
 @Suite struct CancelledEventStreamTests {
     let project = TestProject(fixture: "flags")
 
-    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    @Test(.timeLimit(.minutes(3)), arguments: [false, true])
     func cancellingAWaitingStreamEndsIt(detailed: Bool) async throws {
         let server = FlagServer(board: try project.board(), logger: recordingLogger())
         let frame = FirstFrame(of: server.feed.subscribe(detailed: detailed))

@@ -26,14 +26,14 @@ import SwitchboardTestSupport
         return (documents, revisions)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func exactlyTheKeptNumberBehindGetsRows() async throws {
         let (documents, revisions) = try await framesAfter(changes: ChangeFeed.consoleBacklog)
         #expect(documents.map { $0["revision"] } == revisions.map { .int(Int($0)) })
         #expect(documents.allSatisfy { $0["refetch"] == nil && $0["flags"] != nil })
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func oneMoreBehindGetsARefetch() async throws {
         let (documents, revisions) = try await framesAfter(changes: ChangeFeed.consoleBacklog + 1)
         #expect(documents.count == 1)

@@ -9,7 +9,7 @@ import SwitchboardTestSupport
 @Suite struct EarlyConsoleCursorTests {
     let project = TestProject(fixture: "flags")
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(3)))
     func aChangeBeforeTheStreamOpensGivesARefetch() async throws {
         let board = try project.board()
         let server = FlagServer(board: board, logger: recordingLogger())

@@ -9,7 +9,7 @@ import SwitchboardTestSupport
 @Suite struct WaitingEventStreamTests {
     let project = TestProject(fixture: "flags")
 
-    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    @Test(.timeLimit(.minutes(3)), arguments: [false, true])
     func aWaitingStreamIsWokenByAChange(detailed: Bool) async throws {
         let board = try project.board()
         let server = FlagServer(board: board, logger: recordingLogger())

@@ -32,16 +32,51 @@ public struct DeadlineExceeded: Error, CustomStringConvertible {
 /// short enough that a broken test fails instead of hanging.
 public let generousDeadline: Duration = .seconds(60)
 
-/// Checks `condition` every `interval` until it holds; throws ``DeadlineExceeded`` when `timeout` passes first.
+/// The time a wait has spent, counted as the process ran: the clock's advance between two checks, but at most
+/// ``WaitBudget/longestStep`` each. A machine that stops the whole process for a minute (CI's VM paused, the
+/// threads every task shares held by other work) would otherwise use up a wait in one step, and the check after
+/// it would run before anything the test waits for had a chance to run too.
+public struct WaitBudget: Sendable {
+    /// The most one step between two checks counts for.
+    public static let longestStep: Duration = .seconds(10)
+
+    private let clock = ContinuousClock()
+    private let timeout: Duration
+    private var last: ContinuousClock.Instant
+    private var spent: Duration = .zero
+
+    /// A budget of `timeout`, starting now.
+    public init(_ timeout: Duration) {
+        self.timeout = timeout
+        last = clock.now
+    }
+
+    /// Counts the time since the last call; returns whether the budget is used up.
+    public mutating func isSpent() -> Bool {
+        let now = clock.now
+        spent += min(now - last, Self.longestStep)
+        last = now
+        return spent >= timeout
+    }
+}
+
+/// Sleeps until `timeout` has passed as ``WaitBudget`` counts it, in steps of `interval`: a deadline that a paused
+/// machine does not use up.
+public func waitOut(_ timeout: Duration, interval: Duration = .milliseconds(100)) async throws {
+    var budget = WaitBudget(timeout)
+    while !budget.isSpent() { try await Task.sleep(for: interval) }
+}
+
+/// Checks `condition` every `interval` until it holds; throws ``DeadlineExceeded`` when `timeout` passes first
+/// (counted by a ``WaitBudget``).
 public func waitUntil(
     _ what: String, timeout: Duration = generousDeadline, interval: Duration = .milliseconds(10),
     file: String = #fileID, line: Int = #line, _ condition: () async throws -> Bool
 ) async throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
+    var budget = WaitBudget(timeout)
     while true {
         if try await condition() { return }
-        guard clock.now < deadline else {
+        guard !budget.isSpent() else {
             throw DeadlineExceeded(what: what, timeout: timeout, file: file, line: line)
         }
         try await Task.sleep(for: interval)
@@ -53,11 +88,10 @@ public func waitUntilBlocking(
     _ what: String, timeout: Duration = generousDeadline, interval: Duration = .milliseconds(10),
     file: String = #fileID, line: Int = #line, _ condition: () throws -> Bool
 ) throws {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
+    var budget = WaitBudget(timeout)
     while true {
         if try condition() { return }
-        guard clock.now < deadline else {
+        guard !budget.isSpent() else {
             throw DeadlineExceeded(what: what, timeout: timeout, file: file, line: line)
         }
         Thread.sleep(forTimeInterval: Double(interval.components.attoseconds) / 1e18
