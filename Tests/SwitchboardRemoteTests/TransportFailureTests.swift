@@ -74,17 +74,24 @@ import Testing
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                                 configuration: HTTPClientTransport.clientConfiguration(connectTimeout: .seconds(1)))
         do {
+            do {
+                let transport = HTTPClientTransport(client: client)
+                #expect(transport.connectTimeout == nil)
+                let remote = RemoteBoard(try testConfiguration(server.url), transport: transport)
+                try await waitUntil("live") { remote.status == .live }
+                #expect(remote.int("limit", default: 0) == 5)
+                await remote.stop()
+            }
+            // The board and its transport are gone; the client is still the app's to use and to shut down.
             let transport = HTTPClientTransport(client: client)
-            #expect(transport.connectTimeout == nil)
-            let remote = RemoteBoard(try testConfiguration(server.url), transport: transport)
-            try await waitUntil("live") { remote.status == .live }
-            #expect(remote.int("limit", default: 0) == 5)
-            await remote.stop()
+            let response = try await transport.send(bulkRequest(server.url, timeout: .seconds(10)))
+            #expect(response.status == 200)
+        } catch {
+            // A client released without a shutdown stops a debug build (AsyncHTTPClient asserts in its deinit), which
+            // would end the whole run here instead of failing this test.
+            try? await client.shutdown()
+            throw error
         }
-        // The board and its transport are gone; the client is still the app's to use and to shut down.
-        let transport = HTTPClientTransport(client: client)
-        let response = try await transport.send(bulkRequest(server.url, timeout: .seconds(10)))
-        #expect(response.status == 200)
         try await client.shutdown()
         server.stop()
     }
