@@ -13,8 +13,11 @@ import Testing
     ])
     func aFailedRefetchIsRetriedUntilTheChangeArrives(failures: [ScriptedTransport.Failure]) async throws {
         let transport = ScriptedTransport()
-        // No polling, so only the stream's refetch (and its retries) can bring the change.
-        let remote = RemoteBoard(try testConfiguration("http://scripted.invalid", poll: nil), transport: transport)
+        // No polling, so only the stream's refetch (and its retries) can bring the change; and no silence timeout, so
+        // a machine paused for a minute does not reopen the stream (whose reconnection would refetch too).
+        var configuration = try testConfiguration("http://scripted.invalid", poll: nil)
+        configuration.streamSilenceTimeout = nil
+        let remote = RemoteBoard(configuration, transport: transport)
         try await waitUntil("following the stream") { transport.streams == 1 && transport.fetches >= 2 }
         #expect(remote.int("a", default: 0) == 1)
         transport.change(to: 2, failingFirst: failures)
