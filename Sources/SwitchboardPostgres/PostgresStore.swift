@@ -494,7 +494,14 @@ public final class PostgresStore: RuntimeStore {
                     let context = listener.addListener(channel: Self.channel) { _, message in
                         if message.payload.hasPrefix(scope + ":") { notify() }
                     }
-                    _ = try await listener.query("LISTEN \(unescaped: Self.channel)", logger: self.logger).get()
+                    do {
+                        _ = try await listener.query("LISTEN \(unescaped: Self.channel)", logger: self.logger).get()
+                    } catch {
+                        // A connection must be closed before it is released, here as in `deinit`.
+                        context.stop()
+                        try? await listener.close()
+                        throw error
+                    }
                     backoff = 0.1
                     self.readEverything.store(true, ordering: .releasing)
                     notify()
