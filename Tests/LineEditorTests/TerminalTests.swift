@@ -109,7 +109,9 @@ struct TerminalTests {
             // On failure, hanging up makes the editor's read fail, so its thread ends before the slave closes.
             close(terminal.master)
             if !editorDone {
-                try? waitUntilBlocking("the editor's thread to end") { results.finished.wait(timeout: .now()) == .success }
+                try? waitUntilBlocking("the editor's thread to end") {
+                    results.finished.wait(timeout: .now()) == .success
+                }
             }
             close(slave)
         }
