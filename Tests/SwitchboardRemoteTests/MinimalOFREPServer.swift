@@ -22,7 +22,15 @@ final class MinimalOFREPServer: Sendable {
         var failures: [(key: String, code: String)] = []
         var mode: Mode = .normal
         var requests: [[String: String]] = []
-        var arrivals: [ContinuousClock.Instant] = []
+        var arrivals: [Arrival] = []
+    }
+
+    /// A request's arrival and the status it was answered with.
+    struct Arrival: Sendable {
+        /// When it arrived.
+        var time: ContinuousClock.Instant
+        /// The status it was answered with (0 while it is being answered).
+        var status: Int
     }
 
     private let state = Locked(State())
@@ -78,17 +86,26 @@ final class MinimalOFREPServer: Sendable {
     /// The headers of every request so far, names lower-cased.
     var requests: [[String: String]] { state.withLock { $0.requests } }
 
-    /// When each request arrived, in order.
-    var arrivals: [ContinuousClock.Instant] { state.withLock { $0.arrivals } }
+    /// When each request arrived, and how it was answered, in order.
+    var arrivals: [Arrival] { state.withLock { $0.arrivals } }
 
     private func answer(_ request: Request) -> Response {
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
-        let (flags, failures, mode) = state.withLock { state in
+        let (flags, failures, mode, index) = state.withLock { state in
             state.requests.append(headers)
-            state.arrivals.append(.now)
-            return (state.flags, state.failures, state.mode)
+            state.arrivals.append(Arrival(time: .now, status: 0))
+            return (state.flags, state.failures, state.mode, state.arrivals.count - 1)
         }
+        let answered = response(to: headers, flags: flags, failures: failures, mode: mode)
+        state.withLock { $0.arrivals[index].status = answered.status.code }
+        return answered
+    }
+
+    private func response(
+        to headers: [String: String], flags: [(key: String, value: Value)], failures: [(key: String, code: String)],
+        mode: Mode
+    ) -> Response {
         if let apiKey, headers["x-api-key"] != apiKey {
             return Self.json(#"{"errorDetails":"unauthorized"}"#, status: .unauthorized)
         }
