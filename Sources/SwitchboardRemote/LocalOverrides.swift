@@ -105,7 +105,8 @@ final class LocalOverrides: Sendable {
 public enum LocalOverrideError: Error, Sendable, CustomStringConvertible {
     /// The server's answer has no such key.
     case unknownKey(String, suggestions: [String])
-    /// The value is of another type than the server's value for the key.
+    /// The value is of another type than the server's value for the key, or nests deeper than any value may
+    /// (64 lists and objects in one another).
     case invalidValue(key: String, ValueProblem)
     /// The overrides file could not be written.
     case notWritten(String)

@@ -145,7 +145,7 @@ public final class RemoteBoard: FlagReader {
     /// hour" goes by itself.
     ///
     /// - Throws: ``LocalOverrideError`` when the server's answer has no such key, the value has another type
-    ///   than the server's, or the file cannot be written; nothing changes then.
+    ///   than the server's or nests deeper than 64 levels, or the file cannot be written; nothing changes then.
     public func setLocalOverride<T: FlagValue>(
         _ key: String, to value: T, actor: String = "device", expiresAt: Date? = nil
     ) throws(LocalOverrideError) {

@@ -129,7 +129,8 @@ final class RemoteCore: Sendable {
     }
 
     /// Sets or removes device-local overrides (`nil` removes), persisted before they are served; refuses a key the
-    /// server's answer lacks and a value of another type than the server's.
+    /// server's answer lacks, a value of another type than the server's, and one nested deeper than any value may
+    /// (the file would not load again, and every override in it would be lost).
     func setLocal(_ changes: [String: Value?], actor: String, expiresAt: String? = nil) throws(LocalOverrideError) {
         let served = cell.snapshot.served
         var checked: [String: Value?] = [:]
@@ -148,6 +149,7 @@ final class RemoteCore: Sendable {
                     throw .invalidValue(key: key, problem)
                 }
             }
+            if let problem = Definition.nestingProblem(accepted) { throw .invalidValue(key: key, problem) }
             checked[key] = accepted
         }
         do {

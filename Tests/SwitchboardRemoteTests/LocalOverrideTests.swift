@@ -75,6 +75,43 @@ import Testing
         await server.stop()
     }
 
+    /// A value nested deeper than any value may (64 lists and objects, as everywhere) is refused: written, it would
+    /// make the whole file unreadable at the next start, and every other override in it would be lost.
+    @Test func aValueNestedTooDeeplyIsRefusedAndTheOthersSurvive() async throws {
+        let project = TestProject(definitions: """
+            namespace: app
+            preferences:
+              layout:
+                type: object
+                default: { columns: 2 }
+              greeting:
+                type: string
+                default: hello
+            """)
+        let server = try await LiveServer(board: try project.board())
+        let remote = RemoteBoard(try testConfiguration(server.url, cache: project.cache))
+        try await waitUntil("live") { remote.status == .live }
+        /// `levels` objects, one in the other.
+        func nested(_ levels: Int) -> [String: Value] {
+            (1..<levels).reduce(["leaf": Value.int(1)]) { inner, _ in ["child": .object(inner)] }
+        }
+        try remote.setLocalOverride("app.greeting", to: "hi")
+        try remote.setLocalOverride("app.layout", to: nested(64))
+        #expect(throws: LocalOverrideError.self) { try remote.setLocalOverride("app.layout", to: nested(65)) }
+        do {
+            try remote.setLocalOverride("app.layout", to: nested(300))
+            Issue.record("a value nested 300 levels deep was written")
+        } catch {
+            #expect("\(error)".contains("nesting deeper than 64 levels"), "\(error)")
+        }
+        await remote.stop()
+        await server.stop()
+
+        let offline = RemoteBoard(try testConfiguration(server.url, cache: project.cache))
+        #expect(offline.localOverrides == ["app.greeting": "hi", "app.layout": .object(nested(64))])
+        await offline.stop()
+    }
+
     @Test func aCorruptOverridesFileIsReportedAndIgnored() async throws {
         let server = try await LiveServer(board: try project.board())
         try FileManager.default.createDirectory(atPath: project.cache, withIntermediateDirectories: true)

@@ -22,13 +22,7 @@ extension Definition {
     /// `max`, `pattern`). Returns `nil` when it fits.
     public func problem(with value: Value) -> ValueProblem? {
         if let problem = Definition.typeProblem(value, expected: type) { return problem }
-        // As deep as text typed after `switchboard set` may nest (the YAML parser's limit), so that every writer
-        // takes the same values and a store's export holds only what its import reads back.
-        let deepest = YAMLParser.Limits().maxDepth
-        if value.nests(deeperThan: deepest) {
-            return ValueProblem("nesting deeper than \(deepest) levels",
-                                hint: "a value nests at most \(deepest) lists and objects in one another")
-        }
+        if let problem = Definition.nestingProblem(value) { return problem }
         if case .double(let number) = value, !number.isFinite {
             return ValueProblem("\(number) cannot be a value: JSON, the store's and the server's format, has no infinity or NaN",
                                 hint: "use a large finite number instead")
@@ -79,6 +73,16 @@ extension Definition {
     static func sameValue(_ a: Value, _ b: Value) -> Bool {
         if let x = a.doubleValue, let y = b.doubleValue { return x == y }
         return a == b
+    }
+
+    /// Checks only the nesting. A value nests as deep as text typed after `switchboard set` may (the YAML parser's
+    /// limit, 64 lists and objects in one another), so that every writer, a device's local overrides included,
+    /// takes the same values, and a store's export holds only what its import reads back.
+    public static func nestingProblem(_ value: Value) -> ValueProblem? {
+        let deepest = YAMLParser.Limits().maxDepth
+        guard value.nests(deeperThan: deepest) else { return nil }
+        return ValueProblem("nesting deeper than \(deepest) levels",
+                            hint: "a value nests at most \(deepest) lists and objects in one another")
     }
 
     /// Checks only the type: a double definition accepts integers.
