@@ -8,7 +8,10 @@ Times, in one run and alternating, the fastest of ROUNDS (default 7) runs of eac
   - `python3 -c` with PyYAML's CSafeLoader on each file.
 Prints load.process_ms, load.one_core_process_ms, load.yams_process_ms, load.pyyaml_process_ms, load.cpu_s and
 load.wall_s (of switchboard's fastest run, from the kernel's accounting of the child), load.cores_used (their
-ratio), and each peer's time over switchboard's. Environment: DEFINITIONS_DIR (a folder with the 20 files).
+ratio), each peer's time over switchboard's, and load.steal_pct: the share of the machine's CPU time that its
+hypervisor gave to others while the runs were timed (/proc/stat's steal). Above a percent or so, the two-core figures
+say more about the neighbours than about switchboard: its two threads need both cores at once, each peer only one.
+Environment: DEFINITIONS_DIR (a folder with the 20 files).
 """
 import os
 import resource
@@ -47,14 +50,28 @@ def run(command):
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def cpu_ticks():
+    """All CPUs' (busy and idle, steal) clock ticks so far, from /proc/stat; None where there is none."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(field) for field in stat.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    # user nice system idle iowait irq softirq steal (guest time is already counted in user).
+    return sum(fields[:8]), fields[7] if len(fields) > 7 else 0
+
+
 best = {name: (float("inf"), 0.0) for name in commands}
 for name in commands:  # a warm-up each: the files and binaries in the page cache
     run(commands[name])
+ticks_before = cpu_ticks()
 for _ in range(rounds):
     for name, command in commands.items():
         wall, cpu = run(command)
         if wall < best[name][0]:
             best[name] = (wall, cpu)
+
+ticks_after = cpu_ticks()
 
 ms = {name: best[name][0] * 1000 for name in commands}
 wall, cpu = best["switchboard"]
@@ -72,3 +89,5 @@ print(f"load.yams_ratio: {ms['yams'] / ms['switchboard']:.1f}")
 print(f"load.pyyaml_ratio: {ms['pyyaml'] / ms['switchboard']:.1f}")
 if "one_core" in ms:
     print(f"load.one_core_ratio: {ms['one_core'] / ms['switchboard']:.2f}")
+if ticks_before and ticks_after and ticks_after[0] > ticks_before[0]:
+    print(f"load.steal_pct: {100 * (ticks_after[1] - ticks_before[1]) / (ticks_after[0] - ticks_before[0]):.1f}")
