@@ -21,14 +21,15 @@ final class MinimalOFREPServer: Sendable {
         var flags: [(key: String, value: Value)] = []
         var failures: [(key: String, code: String)] = []
         var mode: Mode = .normal
-        var requests: [[String: String]] = []
         var arrivals: [Arrival] = []
     }
 
-    /// A request's arrival and the status it was answered with.
+    /// A request's arrival, its headers and the status it was answered with.
     struct Arrival: Sendable {
         /// When it arrived.
         var time: ContinuousClock.Instant
+        /// Its headers, names lower-cased.
+        var headers: [String: String]
         /// The status it was answered with (0 while it is being answered).
         var status: Int
     }
@@ -84,7 +85,7 @@ final class MinimalOFREPServer: Sendable {
     func answer(with mode: Mode) { state.withLock { $0.mode = mode } }
 
     /// The headers of every request so far, names lower-cased.
-    var requests: [[String: String]] { state.withLock { $0.requests } }
+    var requests: [[String: String]] { arrivals.map(\.headers) }
 
     /// When each request arrived, and how it was answered, in order.
     var arrivals: [Arrival] { state.withLock { $0.arrivals } }
@@ -93,8 +94,7 @@ final class MinimalOFREPServer: Sendable {
         var headers: [String: String] = [:]
         for field in request.headers { headers[field.name.canonicalName] = field.value }
         let (flags, failures, mode, index) = state.withLock { state in
-            state.requests.append(headers)
-            state.arrivals.append(Arrival(time: .now, status: 0))
+            state.arrivals.append(Arrival(time: .now, headers: headers, status: 0))
             return (state.flags, state.failures, state.mode, state.arrivals.count - 1)
         }
         let answered = response(to: headers, flags: flags, failures: failures, mode: mode)
