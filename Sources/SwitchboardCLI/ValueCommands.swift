@@ -207,7 +207,11 @@ struct ResetCommand: ParsableCommand {
             print(Value.object(["ok": true]).json)
         } else if let key, board.registry[key] != nil {
             let resolution = board.resolve(key)
-            print("\(key) = \(resolution.value?.plainText ?? "") (\(resolution.layer?.rawValue ?? ""))")
+            if resolution.isDisabled {
+                print(Resolution.disabledLine(key: key))
+            } else {
+                print("\(key) = \(resolution.value?.plainText ?? "—") (\(resolution.layer?.rawValue ?? "no layer"))")
+            }
         } else if let key {
             print("removed the orphaned override of \(key)")
         } else {

@@ -32,6 +32,15 @@ struct DisabledFlagCommandTests {
         #expect(object["value"] == .null && object["reason"] == "DISABLED")
     }
 
+    @Test func resettingItsOverrideSaysItIsDisabledAgain() throws {
+        let arguments = ["--flags", project.flags, "--state", project.storePath]
+        let set = try runSwitchboard(["set", "search.spellcheck", "true"] + arguments)
+        #expect(set.status == 0 && set.stdout == "search.spellcheck = true (runtime)\n")
+        let reset = try runSwitchboard(["reset", "search.spellcheck"] + arguments)
+        #expect(reset.status == 0)
+        #expect(reset.stdout == "search.spellcheck = (disabled: callers get their own default)\n")
+    }
+
     @Test func aDefaultOfTheWrongTypeIsAUsageError() throws {
         let result = try runSwitchboard(["get", "search.spellcheck", "--default", "maybe", "--flags", project.flags,
                                          "--state", project.storePath])

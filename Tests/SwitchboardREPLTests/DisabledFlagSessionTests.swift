@@ -4,7 +4,8 @@ import SwitchboardREPL
 import SwitchboardTestSupport
 import Testing
 
-/// The REPL shows a disabled flag as "disabled" with what a caller gets (its own default), in `get` and `list`.
+/// The REPL shows a disabled flag as "disabled" with what a caller gets (its own default), in `get`, `list` and
+/// after a `reset` that leaves it disabled again.
 struct DisabledFlagSessionTests {
     let project = TestProject(definitions: """
         namespace: search
@@ -22,5 +23,12 @@ struct DisabledFlagSessionTests {
         let list = session.execute("list").output
         #expect(list.contains("(caller's default)") && list.contains("disabled"))
         #expect(!list.contains("error"))
+    }
+
+    @Test func resettingItsOverrideSaysItIsDisabledAgain() throws {
+        let session = try project.session()
+        #expect(session.execute("set search.spellcheck false").output.hasPrefix("search.spellcheck = false"))
+        #expect(session.execute("reset search.spellcheck")
+            == .init(output: "search.spellcheck = (disabled: callers get their own default)\n"))
     }
 }

@@ -34,7 +34,7 @@ extension Session {
         let resolution = time.map { board.resolve(key, at: Date(timeIntervalSince1970: $0), context: context) }
             ?? board.resolve(key, context: context)
         guard let value = resolution.value else {
-            if resolution.isDisabled { return Reply(output: "\(key) = (\(Message.disabled.text))\n") }
+            if resolution.isDisabled { return Reply(output: Resolution.disabledLine(key: key) + "\n") }
             return failure("\(key) did not resolve: \(resolution.errorMessage ?? "no value")",
                            hint: resolution.errorCode.map { "error code \($0.rawValue)" })
         }

@@ -130,6 +130,7 @@ extension Session {
     private func changed(_ key: String) -> Reply {
         tracker.accept([key], board: board, context: context)
         let resolution = board.resolve(key, context: context)
+        if resolution.isDisabled { return Reply(output: Resolution.disabledLine(key: key) + "\n") }
         let value = resolution.value?.plainText ?? "—"
         return Reply(output: "\(key) = \(value) \(terminal.dim("(\(source(of: resolution, key: key)))"))\n")
     }

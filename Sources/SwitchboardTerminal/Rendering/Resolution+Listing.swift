@@ -9,4 +9,10 @@ extension Resolution {
 
     /// How every listing writes a value that is the caller's own default: `(caller's default)`.
     public static let callersDefaultText = "(caller's default)"
+
+    /// `KEY = (disabled: callers get their own default)`: the line `set`, `reset` and the REPL's `get` print for a
+    /// disabled flag, which serves no value and so has neither a value nor a layer to show.
+    public static func disabledLine(key: String) -> String {
+        "\(key) = (\(Message.disabled.text))"
+    }
 }
