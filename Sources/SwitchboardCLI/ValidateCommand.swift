@@ -37,7 +37,8 @@ struct ValidateCommand: ParsableCommand {
             let terminal = Terminal.standardOutput
             for diagnostic in diagnostics { terminal.print(diagnostic: diagnostic) }
             let fileCount = report.registry.files.count
-            let summary = "\(options.flags): \(report.registry.count) definitions in \(fileCount) file\(fileCount == 1 ? "" : "s"), "
+            let summary = "\(options.flags): \(Message.count(report.registry.count, "definition")) in "
+                + "\(Message.count(fileCount, "file")), "
                 + Message.summary(errors: errors, warnings: warnings).text
             terminal.write((errors == 0 ? terminal.green(summary) : terminal.red(summary)) + "\n")
         }

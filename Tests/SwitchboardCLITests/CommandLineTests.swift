@@ -11,8 +11,15 @@ struct CommandLineTests {
         let result = try runSwitchboard(["validate", "--flags", project.path + "/flags"])
         #expect(result.status == 1)
         #expect(result.stdout.contains("a.yaml:4:14: error: default of a: expected a bool, found the string \"yes\""))
-        #expect(result.stdout.contains("1 definitions in 1 file, 1 error, 0 warnings") == false)
         #expect(result.stdout.contains("0 definitions in 1 file, 1 error, 0 warnings"))
+    }
+
+    @Test func validateCountsOneDefinitionInTheSingular() throws {
+        let project = TestProject()
+        project.write("flags/a.yaml", "flags:\n  a:\n    type: bool\n    default: true\n")
+        let result = try runSwitchboard(["validate", "--flags", project.path + "/flags"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasSuffix(": 1 definition in 1 file, 0 errors, 0 warnings\n"))
     }
 
     @Test func validateJSON() throws {
