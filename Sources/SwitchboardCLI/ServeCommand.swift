@@ -129,6 +129,10 @@ struct ServeCommand: AsyncParsableCommand {
         let server = FlagServer(board: try openWatchedBoard(), configuration: configuration, logger: logger)
         do {
             try await server.run(alongside: telemetry.services)
+        } catch let error as FlagServer.StartError {
+            Terminal.standardError.print(diagnostic: .error(at: nil, "cannot serve: \(error.description)",
+                                                            hint: error.hint))
+            throw ExitCode(1)
         } catch {
             Terminal.standardError.write("error: cannot serve on \(host):\(port): \(error)\n")
             throw ExitCode(1)

@@ -1,4 +1,5 @@
 public import Hummingbird
+import Foundation
 import Locking
 public import Logging
 import NIOCore
@@ -41,10 +42,38 @@ public final class FlagServer: Sendable {
         var waiters: [CheckedContinuation<Int, any Error>] = []
     }
 
-    /// Why ``start()`` returned without a listening server.
+    /// Why ``start()`` or ``run(alongside:)`` returned without a listening server.
     public struct StartError: Error, CustomStringConvertible {
         /// What happened.
         public var description: String
+        /// What to do about it, when there is something to say (a port in use: choose another).
+        public var hint: String?
+
+        /// The error, with a hint when there is one.
+        public init(description: String, hint: String? = nil) {
+            self.description = description
+            self.hint = hint
+        }
+
+        /// The error for a listening socket the system refused, in words and with what to do: the address in use,
+        /// a port that needs privileges, an address that is not this machine's. `nil` for any other error.
+        static func listening(_ error: any Error, host: String, port: Int) -> StartError? {
+            guard let error = error as? IOError else { return nil }
+            switch error.errnoCode {
+            case EADDRINUSE:
+                return StartError(description: "\(host):\(port) is already in use",
+                                  hint: "another process listens there: stop it, or choose another port (port 0 "
+                                      + "takes a free one and the log says which)")
+            case EACCES:
+                return StartError(description: "permission denied for \(host):\(port)",
+                                  hint: "ports below 1024 need privileges: choose a port from 1024 up")
+            case EADDRNOTAVAIL:
+                return StartError(description: "\(host) is not an address of this machine",
+                                  hint: "listen on one of its addresses, such as 127.0.0.1, or on 0.0.0.0 for all")
+            default:
+                return nil
+            }
+        }
     }
 
     /// Creates a server for a board; nothing listens until `run()` or ``start()``.
@@ -141,8 +170,9 @@ public final class FlagServer: Sendable {
             try await group.run()
             finishWaiting(with: StartError(description: "the server stopped before it was listening"))
         } catch {
-            finishWaiting(with: error)
-            throw error
+            let failure = StartError.listening(error, host: configuration.host, port: configuration.port) ?? error
+            finishWaiting(with: failure)
+            throw failure
         }
         lifecycle.withLock { $0.port = nil }
         logger.info("stopped")
