@@ -73,9 +73,18 @@ public struct Registry: Sendable {
     /// The number of definitions.
     public var count: Int { definitions.count }
 
-    /// The keys nearest to a key no definition has, for "did you mean": what every face suggests.
+    /// The keys nearest to a key no definition has, for "did you mean": what every face suggests. First the key
+    /// that lists it in `renamed_from` (the same flag under its new name), then a key that differs from it only in
+    /// letter case, then the keys within a typo's distance; at most three.
     public func suggestions(for unknownKey: String) -> [String] {
-        Suggestions.near(unknownKey, in: keys)
+        var first: [String] = []
+        if let renamed = definition(renamedFrom: unknownKey) { first.append(renamed.key) }
+        let folded = unknownKey.lowercased()
+        if let sameLetters = keys.first(where: { $0.lowercased() == folded }), !first.contains(sameLetters) {
+            first.append(sameLetters)
+        }
+        let near = Suggestions.near(unknownKey, in: keys).filter { !first.contains($0) }
+        return Array((first + near).prefix(3))
     }
 
     /// The nearest keys and namespaces to a `list` pattern that matches no key: a pattern may name a namespace
