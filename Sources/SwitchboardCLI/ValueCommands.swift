@@ -122,7 +122,8 @@ struct SetCommand: ParsableCommand {
     var duration: String?
 
     @Option(help: ArgumentHelp(
-        "Expire the override at this time: RFC 3339 with a zone (2026-12-01T09:00:00Z, 2026-12-01T10:00:00+01:00).",
+        "Expire the override at this time: RFC 3339 with a zone (2026-12-01T09:00:00Z, 2026-12-01T10:00:00+01:00), "
+            + "at most 365 days away.",
         valueName: "time"))
     var until: String?
 

@@ -52,9 +52,10 @@ struct CommandInfo: Sendable {
                 too. A value that does not fit (type, allowed values, range, pattern) is refused with the reason,
                 and nothing is written. The override is persisted in the runtime store, so it survives a restart
                 and reaches every process using the same store within a second; it is logged (see `log`).
-                With --for 2h (s, m, h or d, at most 365d) or --until 2026-12-01T09:00:00Z (a zone is required)
-                before the key (or after the value, as on the command line), it expires then: the key falls back
-                to the next layer, and `log` shows it expired. Quote a value that ends in --for or --until words.
+                With --for 2h (s, m, h or d, at most 365d) or --until 2026-12-01T09:00:00Z (with a zone, at most
+                365 days away) before the key (or after the value, as on the command line), it expires then: the
+                key falls back to the next layer, and `log` shows it expired. Quote a value that ends in --for or
+                --until words.
                 """),
         CommandInfo(
             name: "toggle", arguments: "KEY",

@@ -13,7 +13,7 @@ package enum ExpiryInput {
         }
     }
 
-    /// The longest `--for`: 365 days.
+    /// The longest an override can be set for, by `--for`, `--until` or `expires_at`: 365 days.
     package static let longestDuration = 365.0 * 86_400
 
     /// The seconds of a duration: a whole number and a unit, `s`, `m`, `h` or `d` (`90s`, `30m`, `2h`, `7d`), more
@@ -38,11 +38,12 @@ package enum ExpiryInput {
     }
 
     /// The moment of an RFC 3339 time with its zone (`2026-12-01T09:00:00Z`, `2026-12-01T10:00:00+01:00`), in
-    /// seconds since the epoch, when it is after `now`.
+    /// seconds since the epoch, when it is after `now` and at most 365 days after it, as `--for` is (a year typed
+    /// wrong, 2062 for 2026, is refused rather than kept for decades).
     ///
     /// - Parameters:
     ///   - name: how the user named it (`--until`, `expires_at`), for the message.
-    ///   - now: the time now, in seconds since the epoch.
+    ///   - now: the time now, in seconds since the epoch; `-infinity` checks the form alone.
     package static func moment(of text: String, name: String = "--until", now: Double) throws(Problem) -> Double {
         guard let moment = Timestamp.parseZoned(text) else {
             if Timestamp.parse(text) != nil {
@@ -52,9 +53,11 @@ package enum ExpiryInput {
             throw Problem(message: "\(name) takes an RFC 3339 time with a zone, such as 2026-12-01T09:00:00Z, "
                 + "not '\(text)'")
         }
-        guard moment > now else {
+        guard moment > now, !now.isFinite || moment - now <= longestDuration else {
             let current = StoredOverride.time(secondsSinceEpoch: now)
-            throw Problem(message: "\(name) \(text) is in the past (it is \(current) now)")
+            if moment <= now { throw Problem(message: "\(name) \(text) is in the past (it is \(current) now)") }
+            throw Problem(message: "\(name) \(text) is more than 365 days away (it is \(current) now); an override "
+                + "lasts at most 365 days")
         }
         return moment
     }
