@@ -107,6 +107,17 @@ struct CommandLineTests {
         #expect(try Value(json: json.stdout).objectValue?["layer"] == "default")
     }
 
+    @Test func aValueOfTheWrongTypeIsRefusedWithTheKeysType() throws {
+        let project = makeProject()
+        let refused = try runSwitchboard(["set", "--flags", project.flags, "app.upload.max_mb", "abc"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr == """
+            error: refused value for app.upload.max_mb: expected an int, found the string "abc"; nothing was written
+              hint: app.upload.max_mb is an int
+
+            """)
+    }
+
     @Test func listShowsResolvedValuesAndFiltersByGlob() throws {
         let project = makeProject()
         let result = try runSwitchboard(["list", "--flags", project.flags, "app.upload.*"],

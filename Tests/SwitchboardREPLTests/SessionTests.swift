@@ -50,7 +50,7 @@ struct SessionTests {
 
                 """),
             ("set app.upload.max_mb lots", """
-                error: refused value for app.upload.max_mb: expected an int, found a string; nothing was written
+                error: refused value for app.upload.max_mb: expected an int, found the string "lots"; nothing was written
                   hint: app.upload.max_mb is an int
 
                 """),

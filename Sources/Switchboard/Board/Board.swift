@@ -327,7 +327,8 @@ public final class Board: Sendable {
         let value: Value
         switch fit {
         case .success(let fitting): value = fitting
-        case .failure(let problem): throw .invalidValue(key: definition.key, problem)
+        case .failure(let problem): throw .invalidValue(key: definition.key,
+                                                        problem.hinted(key: definition.key, type: definition.type))
         }
         let expiry = expiresAt.map { StoredOverride.time(secondsSinceEpoch: $0.timeIntervalSince1970) }
         let changes = [OverrideChange(key: definition.key, value: value, expiresAt: expiry)]

@@ -53,7 +53,7 @@ package enum Message: Sendable, Hashable {
         case .noKeyMatches(_, let suggestions):
             Self.didYouMean(suggestions) ?? "`list` with no pattern shows every key"
         case .refusedValue(let key, let problem, let type):
-            problem.hint ?? type.map { "\(key) is \($0.withArticle)" }
+            (type.map { problem.hinted(key: key, type: $0) } ?? problem).hint
         case .summary, .typeMismatch, .disabled:
             nil
         }

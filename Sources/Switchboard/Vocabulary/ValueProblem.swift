@@ -11,6 +11,14 @@ public struct ValueProblem: Error, Sendable, Hashable, CustomStringConvertible {
         self.hint = hint
     }
 
+    /// The problem of a value refused for `key`, whose definition has `type`, with `KEY is an int` as its hint
+    /// when it has none of its own: what every face says of such a refusal.
+    package func hinted(key: String, type: ValueType) -> ValueProblem {
+        var problem = self
+        if problem.hint == nil { problem.hint = "\(key) is \(type.withArticle)" }
+        return problem
+    }
+
     /// The message, with the hint after a semicolon.
     public var description: String {
         hint.map { "\(message); \($0)" } ?? message
