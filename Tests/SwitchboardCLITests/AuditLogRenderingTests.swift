@@ -28,6 +28,25 @@ struct AuditLogRenderingTests {
             """)
     }
 
+    /// A write that expires says until when, so that changing only the expiry does not read as `7 → 7`.
+    @Test func aWriteThatExpiresSaysUntilWhen() {
+        let until = "2026-11-28T10:00:00.000Z"
+        let records = [
+            AuditRecord(time: Self.time, actor: "ana", verified: true, key: "limit", old: nil, new: 7,
+                        expiresAt: until),
+            AuditRecord(time: Self.time, actor: "ana", verified: true, key: "limit", old: 7, new: 7),
+            AuditRecord(time: until, actor: "ana", verified: true, key: "limit", old: 7, new: nil, expiresAt: until,
+                        event: .expired),
+        ]
+        #expect(AuditRecord.renderedLog(records, terminal: Terminal(fd: 1, colors: false)) == """
+            TIME                      ACTOR  KEY    CHANGE
+            2026-11-27T10:00:00.000Z  ana    limit  (none) → 7 until 2026-11-28T10:00:00.000Z
+            2026-11-27T10:00:00.000Z  ana    limit  7 → 7
+            2026-11-28T10:00:00.000Z  ana    limit  expired: 7 → (none)
+
+            """)
+    }
+
     @Test func theCommandLineRecordsUnverifiedWritesAndLogJSONSaysSo() throws {
         let project = replProject()
         #expect(try runSwitchboard(["set", "app.new_flow", "true", "--flags", project.flags]).status == 0)
