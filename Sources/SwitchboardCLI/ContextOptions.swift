@@ -14,7 +14,8 @@ struct ContextOptions: ParsableArguments {
     var targetingKey: String?
 
     func validate() throws {
-        for attribute in attributes where !attribute.contains("=") {
+        // An `=` first names no attribute (`--context =x`), as the REPL's `context =x` is refused too.
+        for attribute in attributes where !attribute.contains("=") || attribute.hasPrefix("=") {
             throw ValidationError("--context takes key=value, not '\(attribute)'")
         }
     }

@@ -69,6 +69,14 @@ struct CommandLineTests {
         #expect(try runSwitchboard(["get", "--flags", project.flags, "local", "--context", "zip=\"01234\""]).stdout == "true\n")
     }
 
+    @Test(arguments: ["plan", "=pro"])
+    func aContextAttributeWithoutANameIsAUsageError(attribute: String) throws {
+        let project = makeProject()
+        let result = try runSwitchboard(["get", "--flags", project.flags, "app.theme", "--context", attribute])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--context takes key=value, not '\(attribute)'"))
+    }
+
     @Test func usageErrorExitsTwo() throws {
         #expect(try runSwitchboard(["reset"]).status == 2)
         #expect(try runSwitchboard(["frobnicate"]).status == 2)
