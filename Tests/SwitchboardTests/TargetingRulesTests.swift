@@ -210,7 +210,7 @@ struct TargetingRulesTests {
                 max: 5
                 rules:
                   - serve: 9
-            """) == ["r.yaml:7:16: error: served value of a: 9 is above the maximum 5 of a\n  hint: allowed range: … to 5"])
+            """) == ["r.yaml:7:16: error: served value of a: 9 is above the maximum 5 of a\n  hint: at most 5"])
         #expect(errors("""
             flags:
               a:

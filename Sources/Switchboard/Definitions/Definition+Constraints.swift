@@ -56,8 +56,14 @@ extension Definition {
         return nil
     }
 
+    /// `allowed range: 1 to 500`, or `at least 1` / `at most 500` for a range open at one end.
     private var rangeHint: String {
-        "allowed range: \(minimum.map(Definition.format) ?? "…") to \(maximum.map(Definition.format) ?? "…")"
+        switch (minimum.map(Definition.format), maximum.map(Definition.format)) {
+        case (let low?, let high?): "allowed range: \(low) to \(high)"
+        case (let low?, nil): "at least \(low)"
+        case (nil, let high?): "at most \(high)"
+        case (nil, nil): ""
+        }
     }
 
     static func format(_ number: Double) -> String {
