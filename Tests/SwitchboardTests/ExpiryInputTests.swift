@@ -31,6 +31,8 @@ struct ExpiryInputTests {
         // RFC 3339 lets `t` and `z` be lowercase and a space stand for the `T`.
         #expect(try ExpiryInput.moment(of: "2026-12-01 10:00:00Z", now: Self.now) == Self.now + 3_600)
         #expect(try ExpiryInput.moment(of: "2026-12-01t10:00:00z", now: Self.now) == Self.now + 3_600)
+        // As far as --for goes: 365 days, and not a second more.
+        #expect(try ExpiryInput.moment(of: "2027-12-01T09:00:00Z", now: Self.now) == Self.now + 31_536_000)
     }
 
     @Test(arguments: [
@@ -42,6 +44,8 @@ struct ExpiryInputTests {
             + "2026-12-01T09:00:00.000Z now)"),
         ("2026-12-01 10:00:00", "--until needs a time zone: '2026-12-01 10:00:00' has none (add Z for UTC, or an "
             + "offset such as +01:00)"),
+        ("2027-12-01T09:00:01Z", "--until 2027-12-01T09:00:01Z is more than 365 days away (it is "
+            + "2026-12-01T09:00:00.000Z now); an override lasts at most 365 days"),
     ])
     func badMoments(text: String, message: String) {
         #expect(throws: ExpiryInput.Problem(message: message)) { try ExpiryInput.moment(of: text, now: Self.now) }
