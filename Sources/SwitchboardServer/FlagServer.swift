@@ -56,7 +56,9 @@ public final class FlagServer: Sendable {
         }
 
         /// The error for a listening socket the system refused, in words and with what to do: the address in use,
-        /// a port that needs privileges, an address that is not this machine's. `nil` for any other error.
+        /// a port that needs privileges, an address that is not this machine's. `nil` for any other error; asked
+        /// only while the server has not listened yet, so a later failure (of a service run beside it) keeps its
+        /// own words.
         static func listening(_ error: any Error, host: String, port: Int) -> StartError? {
             guard let error = error as? IOError else { return nil }
             switch error.errnoCode {
@@ -66,7 +68,8 @@ public final class FlagServer: Sendable {
                                       + "takes a free one and the log says which)")
             case EACCES:
                 return StartError(description: "permission denied for \(host):\(port)",
-                                  hint: "ports below 1024 need privileges: choose a port from 1024 up")
+                                  hint: (1..<1024).contains(port)
+                                      ? "ports below 1024 need privileges: choose a port from 1024 up" : nil)
             case EADDRNOTAVAIL:
                 return StartError(description: "\(host) is not an address of this machine",
                                   hint: "listen on one of its addresses, such as 127.0.0.1, or on 0.0.0.0 for all")
@@ -170,7 +173,9 @@ public final class FlagServer: Sendable {
             try await group.run()
             finishWaiting(with: StartError(description: "the server stopped before it was listening"))
         } catch {
-            let failure = StartError.listening(error, host: configuration.host, port: configuration.port) ?? error
+            let listened = lifecycle.withLock { $0.port != nil }
+            let failure = listened ? error
+                : StartError.listening(error, host: configuration.host, port: configuration.port) ?? error
             finishWaiting(with: failure)
             throw failure
         }
