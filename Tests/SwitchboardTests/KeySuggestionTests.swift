@@ -25,7 +25,8 @@ struct KeySuggestionTests {
 
     @Test func aKeyInAnotherLetterCaseSuggestsTheKey() {
         #expect(registry.suggestions(for: "CHECKOUT.NEW_FLOW") == ["checkout.new_flow"])
-        #expect(registry.suggestions(for: "Checkout.Express_Pay").first == "checkout.express_pay")
+        // Once, though it is also a typo's distance away.
+        #expect(registry.suggestions(for: "Checkout.Express_Pay") == ["checkout.express_pay"])
     }
 
     @Test func aTypoSuggestsTheNearestKeys() {

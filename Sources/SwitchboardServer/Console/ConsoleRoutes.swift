@@ -126,7 +126,7 @@ struct ConsoleRoutes {
         guard let position = snapshot.registry.position(of: key),
               let explanation = board.explain(key, context: evaluationContext)
         else {
-            let suggestions = Suggestions.near(key, in: board.registry.keys)
+            let suggestions = snapshot.registry.suggestions(for: key)
             let message = Message.unknownKey(key, suggestions: suggestions)
             throw ServerError.admin(.notFound, message.text, hint: message.hint, suggestions: suggestions)
         }
