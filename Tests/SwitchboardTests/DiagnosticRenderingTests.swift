@@ -36,6 +36,15 @@ struct DiagnosticRenderingTests {
         ])
     }
 
+    @Test func aRangeOpenAtOneEndIsHintedByItsOneBound() {
+        #expect(errors("preferences:\n  n:\n    type: int\n    min: 1\n    default: 0\n") == [
+            "flags/c.yaml:5:14: error: default of n: 0 is below the minimum 1 of n\n  hint: at least 1",
+        ])
+        #expect(errors("preferences:\n  n:\n    type: int\n    min: 1\n    max: 5\n    default: 9\n") == [
+            "flags/c.yaml:6:14: error: default of n: 9 is above the maximum 5 of n\n  hint: allowed range: 1 to 5",
+        ])
+    }
+
     @Test func defaultOutsideValuesListsTheAllowedValues() {
         #expect(errors("preferences:\n  t:\n    type: string\n    values: [light, dark]\n    default: blue\n") == [
             "flags/c.yaml:5:14: error: default of t: blue is not an allowed value of t\n"

@@ -109,7 +109,7 @@ extension Definition {
                                 hint: "write it without a decimal point")
         case (.bool, .string(let text)), (.int, .string(let text)), (.double, .string(let text)):
             // Named when short: `found the string "five"`. Quoted in YAML or JSON, `"true"` or `"5"` is text.
-            let found = text.count <= 40 && !text.contains(where: \.isNewline) ? "the string \"\(text)\"" : "a string"
+            let found = text.count <= 40 ? "the string \(Message.quoted(text))" : "a string"
             let unquoted = expected.widening(Value(plainText: text))
             return ValueProblem("expected \(expected.withArticle), found \(found)",
                                 hint: unquoted.type == expected ? "remove the quotes: quoted, it is a string" : nil)
