@@ -30,5 +30,7 @@ struct DisabledFlagSessionTests {
         #expect(session.execute("set search.spellcheck false").output.hasPrefix("search.spellcheck = false"))
         #expect(session.execute("reset search.spellcheck")
             == .init(output: "search.spellcheck = (disabled: callers get their own default)\n"))
+        #expect(session.execute("reset search.spellcheck")
+            == .init(output: "search.spellcheck has no runtime override; disabled: callers get their own default\n"))
     }
 }

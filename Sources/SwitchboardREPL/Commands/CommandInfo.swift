@@ -23,7 +23,8 @@ struct CommandInfo: Sendable {
             summary: "Keys with their type, resolved value and layer",
             details: """
                 PATTERN is a glob: `*` matches any run of characters, `?` one character (checkout.*, *.max_*).
-                Without `*` or `?` it matches the keys that start with it (`list app.` lists the app namespace).
+                Without `*` or `?` it is a key or a namespace (`list app` and `list app.` list the app namespace,
+                never `apps.x`), as on the command line.
                 Values are resolved for the session's context (see `help context`).
                 """),
         CommandInfo(

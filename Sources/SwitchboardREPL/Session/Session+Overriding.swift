@@ -59,6 +59,9 @@ extension Session {
         guard hasOverride || snapshot.orphans[key] != nil else {
             guard entry != nil else { return unknownKey(key) }
             let resolution = board.resolve(key, context: context)
+            if resolution.isDisabled {
+                return Reply(output: "\(key) has no runtime override; \(Message.disabled.text)\n")
+            }
             return Reply(output: "\(key) has no runtime override; it is \(resolution.value?.plainText ?? "—") "
                 + terminal.dim("(\(source(of: resolution)))") + "\n")
         }
