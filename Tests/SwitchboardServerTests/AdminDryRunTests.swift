@@ -7,8 +7,9 @@ import SwitchboardServer
 import SwitchboardTestSupport
 import Testing
 
-/// `PUT /v1/overrides/{key}?dry_run=1`: the answer a write would give — accepted, refused by the definition's rules
-/// (an ICU pattern included), unknown key, stale `If-Match` — and nothing written.
+/// `PUT /v1/overrides/{key}?dry_run=1`: the answer a write would give — accepted (on a disabled flag too),
+/// refused by the definition's rules (an ICU pattern included), unknown key, stale `If-Match` — and nothing
+/// written.
 @Suite struct AdminDryRunTests {
     /// A write and its dry run, on two boards in the same state, answer alike.
     struct Case: Sendable, CustomTestStringConvertible {
@@ -32,6 +33,8 @@ import Testing
         Case(key: "app.code", body: #"{"text": "ÄB-12"}"#, status: .ok),
         Case(key: "app.code", body: #"{"text": "ab-12"}"#, status: .badRequest),
         Case(key: "app.upload.max_mb", body: #"{"amount": 1}"#, status: .badRequest),
+        // An override wins over `enabled: false`: the dry run must not answer DISABLED.
+        Case(key: "app.kill", body: #"{"value": true}"#, status: .ok),
     ]
 
     static let patterned = """
@@ -41,6 +44,11 @@ import Testing
             type: string
             default: AB-01
             pattern: '\\p{Lu}+-[0-9]+'
+        flags:
+          kill:
+            type: bool
+            default: true
+            enabled: false
         """
 
     private func withBoard(

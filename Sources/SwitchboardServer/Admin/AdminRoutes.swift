@@ -153,15 +153,12 @@ struct AdminRoutes {
                 throw refusal(.store(error))
             }
         }
-        // What the write would serve: the runtime layer wins, unless the flag is switched off, which no override
-        // changes.
-        let current = board.resolve(key)
-        let resolution = current.reason == .disabled ? current
-            : Resolution(value: value, variant: definition.variant(for: value), reason: .override, layer: .runtime,
-                         metadata: definition.metadata)
+        // What the write would serve: the runtime layer wins over every other, and over a disabled definition too
+        // (an override still wins over `enabled: false`, with the reason OVERRIDE).
+        let resolution = Resolution(value: value, variant: definition.variant(for: value), reason: .override,
+                                    layer: .runtime, metadata: definition.metadata)
         // The expiry the write would store, to the millisecond, as the write's answer shows it.
-        let expiry = resolution.layer == .runtime
-            ? expiresAt.map { StoredOverride.time(secondsSinceEpoch: $0.timeIntervalSince1970) } : nil
+        let expiry = expiresAt.map { StoredOverride.time(secondsSinceEpoch: $0.timeIntervalSince1970) }
         return tagged(Response.json(resolution.jsonValue(key: key, expiresAt: expiry).json), key: key)
     }
 
