@@ -77,6 +77,7 @@ public struct Registry: Sendable {
     /// that lists it in `renamed_from` (the same flag under its new name), then a key that differs from it only in
     /// letter case, then the keys within a typo's distance; at most three.
     public func suggestions(for unknownKey: String) -> [String] {
+        let keys = keys
         var first: [String] = []
         if let renamed = definition(renamedFrom: unknownKey) { first.append(renamed.key) }
         let folded = unknownKey.lowercased()
