@@ -99,11 +99,10 @@ struct DiffCommand: ParsableCommand {
             let population = try contexts.map { path throws(ReviewError) in try Population(jsonLinesFile: path) }
                 ?? Review.synthesizedPopulation(base: baseSide, head: headSide, count: samples, seed: seed)
             let store = try options.boardInputs().store
-            let stored = try storeStep { () throws(StoreError) in try store.read() }.entries
+            let stored = try options.storeStep { () throws(StoreError) in try store.read() }.entries
             review = Review(base: baseSide, head: headSide, population: population, stored: stored)
         } catch let error as ReviewError {
-            Terminal.standardError.print(diagnostic: .error(at: nil, error.message, hint: error.hint))
-            throw ExitCode(1)
+            throw options.failure([.error(at: nil, error.message, hint: error.hint)])
         }
         if options.json {
             print(review.jsonValue.json)

@@ -30,7 +30,7 @@ struct ListCommand: ParsableCommand {
                 return row.entry.jsonValue(resolution: row.resolution,
                                            expiresAt: board.expiresAt(of: key, serving: row.resolution))
             }).json)
-            return
+            return try options.requireReadableStore(board)
         }
         if let pattern, rows.isEmpty {
             let suggestions = snapshot.registry.patternSuggestions(for: pattern)
@@ -53,6 +53,7 @@ struct ListCommand: ParsableCommand {
         }
         // DEFAULT, VALUE and DESCRIPTION give way, so the line fits the terminal (or 100 columns in a pipe).
         terminal.write(table.render(terminal: terminal, width: terminal.columns, shrinking: [3, 4, 6]))
+        try options.requireReadableStore(board)
     }
 }
 

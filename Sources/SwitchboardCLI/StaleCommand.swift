@@ -64,13 +64,15 @@ struct StaleCommand: AsyncParsableCommand {
     func run() async throws {
         let loaded = DefinitionLoader.load(directory: options.flags)
         let errorOutput = Terminal.standardError
-        for diagnostic in loaded.diagnostics where diagnostic.isError { errorOutput.print(diagnostic: diagnostic) }
         if loaded.hasErrors {
-            errorOutput.write("\(Message.count(loaded.errors.count, "error")) in the definitions; nothing was read.\n")
-            throw ExitCode(1)
+            let status = options.failure(loaded.errors)
+            if !options.json {
+                errorOutput.write("\(Message.count(loaded.errors.count, "error")) in the definitions; nothing was read.\n")
+            }
+            throw status
         }
         let store = try options.boardInputs().store
-        let audit = try storeStep { () throws(StoreError) in try store.auditLog(limit: .max) }
+        let audit = try options.storeStep { () throws(StoreError) in try store.auditLog(limit: .max) }
         var usage: UsageReport?
         if let server { usage = try await fetchUsage(from: server) }
         let (references, files) = references.report(registry: loaded.registry, flags: options.flags)
@@ -102,8 +104,7 @@ struct StaleCommand: AsyncParsableCommand {
         var token = ProcessInfo.processInfo.environment["SWITCHBOARD_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         if let tokenFile {
             guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
-                Terminal.standardError.print(diagnostic: .error(at: nil, "cannot read the token file \(tokenFile)"))
-                throw ExitCode(1)
+                throw options.failure([.error(at: nil, "cannot read the token file \(tokenFile)")])
             }
             token = text.split(separator: "\n", omittingEmptySubsequences: false).first
                 .map { $0.trimmingCharacters(in: .whitespaces) }
@@ -123,10 +124,9 @@ struct StaleCommand: AsyncParsableCommand {
         } catch {
             problem = "\(error)"
         }
-        Terminal.standardError.print(diagnostic: .error(
+        throw options.failure([.error(
             at: nil, "cannot read GET \(url): \(problem)",
             hint: "--server is a running switchboard serve; --token-file (or $SWITCHBOARD_ADMIN_TOKEN) holds its "
-                + "admin token"))
-        throw ExitCode(1)
+                + "admin token")])
     }
 }

@@ -26,7 +26,7 @@ struct StoreCommand: ParsableCommand {
 
         func run() throws {
             let store = try options.storeInputs().store
-            let export = try storeStep { () throws(StoreError) in try StoreExport(from: store) }
+            let export = try options.storeStep { () throws(StoreError) in try StoreExport(from: store) }
             if to == "-" {
                 FileHandle.standardOutput.write(Data(export.json.utf8))
                 return
@@ -61,14 +61,13 @@ struct StoreCommand: ParsableCommand {
                     ? .error(at: nil, "cannot read \(file)", hint: "check its permissions")
                     : .error(at: nil, "there is no file at \(file)",
                              hint: "name a file that switchboard store export wrote")
-                Terminal.standardError.print(diagnostic: diagnostic)
-                throw ExitCode(1)
+                throw options.failure([diagnostic])
             }
-            let export = try storeStep { () throws(StoreError) in
+            let export = try options.storeStep { () throws(StoreError) in
                 try StoreExport(json: String(decoding: data, as: UTF8.self), source: file)
             }
             let store = try options.storeInputs().store
-            try storeStep { () throws(StoreError) in try store.importing(export) }
+            try options.storeStep { () throws(StoreError) in try store.importing(export) }
             Terminal.standardError.write("imported \(Message.count(export.contents.entries.count, "override")) and "
                 + "\(Message.count(export.audit.count, "audit record")) into \(store.location)\n")
         }

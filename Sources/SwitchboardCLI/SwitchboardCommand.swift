@@ -182,8 +182,7 @@ struct GlobalOptions: ParsableArguments {
         {
             problem.hint = "run in a project with a flags/ folder, pass --flags DIR, or name the store with "
                 + "--state PATH or --store URL"
-            Terminal.standardError.print(diagnostic: problem)
-            throw ExitCode(1)
+            throw failure([problem])
         }
         return inputs
     }
@@ -194,35 +193,55 @@ struct GlobalOptions: ParsableArguments {
         BoardOptions(pollInterval: nil, logger: Logger(label: "switchboard") { _ in SwiftLogNoOpLogHandler() })
     }
 
-    /// Opens the board, or prints the diagnostics and exits 1.
+    /// Opens the board, or prints the diagnostics and exits 1. The override warnings (a store that cannot be read
+    /// among them) go to standard error with `--json` too: standard output stays one JSON document, and a script
+    /// still sees them.
     func openBoard() throws -> Board {
         let inputs = try boardInputs()
         do {
             let board = try Board(inputs: inputs, options: boardOptions)
-            for diagnostic in board.overrideWarnings where !json {
+            for diagnostic in board.overrideWarnings {
                 Terminal.standardError.print(diagnostic: diagnostic)
             }
             return board
         } catch {
-            if json {
-                print(Value.object(["ok": false, "diagnostics": .list(error.diagnostics.map(\.jsonValue))]).json)
-            } else {
-                for diagnostic in error.diagnostics { Terminal.standardError.print(diagnostic: diagnostic) }
+            let status = failure(error.diagnostics)
+            if !json {
                 let count = error.diagnostics.count(where: \.isError)
                 Terminal.standardError.write("\(count) error\(count == 1 ? "" : "s") in the definitions or override files; nothing was evaluated.\n")
             }
-            throw ExitCode(1)
+            throw status
         }
     }
-}
 
-/// Runs a step that talks to a store; a store error is printed with its hint, and the command exits 1.
-func storeStep<T>(_ body: () throws(StoreError) -> T) throws -> T {
-    do {
-        return try body()
-    } catch {
-        Terminal.standardError.print(diagnostic: .error(at: nil, error.message, hint: error.hint))
-        throw ExitCode(1)
+    /// Ends a command that printed an answer read from `board` with exit status 1 when the runtime store could not
+    /// be read: the answer was made without the runtime layer, so a script must not take it for the answer. (The
+    /// store's error was printed when the board opened.)
+    func requireReadableStore(_ board: Board) throws {
+        if board.health.storeProblem != nil { throw ExitCode(1) }
+    }
+
+    /// Reports what stopped a command, and returns exit status 1 to throw. With `--json` it is one object on
+    /// standard output, `{"ok": false, "diagnostics": [...]}` with `fields` beside (every command fails in this
+    /// shape); otherwise each diagnostic goes to standard error.
+    func failure(_ diagnostics: [Diagnostic], fields: [String: Value] = [:]) -> ExitCode {
+        if json {
+            let object = fields.merging(["ok": false, "diagnostics": .list(diagnostics.map(\.jsonValue))]) { $1 }
+            print(Value.object(object).json)
+        } else {
+            for diagnostic in diagnostics { Terminal.standardError.print(diagnostic: diagnostic) }
+        }
+        return ExitCode(1)
+    }
+
+    /// Runs a step that talks to a store; a store error is reported with its hint (``failure(_:fields:)``), and
+    /// the command exits 1.
+    func storeStep<T>(_ body: () throws(StoreError) -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw failure([error.diagnostic])
+        }
     }
 }
 

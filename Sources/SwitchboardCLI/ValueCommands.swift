@@ -25,7 +25,7 @@ struct GetCommand: ParsableCommand {
 
     func run() throws {
         let board = try options.openBoard()
-        guard let definition = board.registry[key] else { throw unknownKey(key, in: board) }
+        guard let definition = board.registry[key] else { throw options.unknownKey(key, in: board) }
         var resolution = at.date.map { board.resolve(key, at: $0, context: evaluation.context) }
             ?? board.resolve(key, context: evaluation.context)
         var fallback: Value?
@@ -51,6 +51,7 @@ struct GetCommand: ParsableCommand {
             // Defined, but nothing to serve (no default variant, or an evaluation error).
             print("(no value: \(resolution.reason.rawValue))")
         }
+        try options.requireReadableStore(board)
     }
 }
 
@@ -73,7 +74,7 @@ struct ExplainCommand: ParsableCommand {
         let board = try options.openBoard()
         let asked = at.date.map { board.explain(key, context: evaluation.context, at: $0) }
         guard let explanation = asked ?? board.explain(key, context: evaluation.context) else {
-            throw unknownKey(key, in: board)
+            throw options.unknownKey(key, in: board)
         }
         let expiresAt = board.expiresAt(of: key, serving: explanation.resolution)
         if options.json {
@@ -84,6 +85,7 @@ struct ExplainCommand: ParsableCommand {
                 print("the runtime override \(text) (\(expiresAt))")
             }
         }
+        try options.requireReadableStore(board)
     }
 }
 
@@ -153,12 +155,7 @@ struct SetCommand: ParsableCommand {
         do {
             try board.set(key, text: value, actor: actor ?? defaultActor(), expiresAt: expiresAt)
         } catch {
-            if options.json {
-                print(Value.object(["ok": false, "key": .string(key), "error": .string(error.description)]).json)
-            } else {
-                Terminal.standardError.write("error: \(error.description)\n")
-            }
-            throw ExitCode(1)
+            throw options.failure(error)
         }
         let resolution = board.resolve(key)
         if options.json {
@@ -201,11 +198,14 @@ struct ResetCommand: ParsableCommand {
                 try board.reset(key, actor: actor ?? defaultActor())
             }
         } catch {
-            Terminal.standardError.write("error: \(error.description)\n")
-            throw ExitCode(1)
+            throw options.failure(error)
         }
         if options.json {
-            print(Value.object(["ok": true]).json)
+            // The key as `get --json` now answers it, as `set --json` prints; without a definition, what went.
+            print(key.map { key in
+                board.registry[key] == nil ? Value.object(["ok": true, "key": .string(key)])
+                    : board.resolve(key).jsonValue(key: key, expiresAt: nil)
+            }?.json ?? Value.object(["ok": true]).json)
         } else if let key, board.registry[key] != nil {
             let resolution = board.resolve(key)
             if resolution.isDisabled {
@@ -221,11 +221,21 @@ struct ResetCommand: ParsableCommand {
     }
 }
 
-/// Reports a key no definition has, with the nearest keys, and returns the exit status to throw.
-func unknownKey(_ key: String, in board: Board) -> ExitCode {
-    let message = board.registry.unknownKeyMessage(key)
-    Terminal.standardError.print(diagnostic: message.diagnostic)
-    return ExitCode(1)
+extension GlobalOptions {
+    /// Reports a key no definition has, with the nearest keys, and returns the exit status to throw.
+    func unknownKey(_ key: String, in board: Board) -> ExitCode {
+        failure([board.registry.unknownKeyMessage(key).diagnostic], fields: ["key": .string(key)])
+    }
+
+    /// Reports a refused write (an unknown key, a value that does not fit, a store that failed) and returns the
+    /// exit status to throw. With `--json`: `key` and `error` (the message, without its hint) beside the
+    /// diagnostic.
+    func failure(_ error: Board.SetError) -> ExitCode {
+        let diagnostic = error.diagnostic
+        var fields: [String: Value] = ["error": .string(diagnostic.message)]
+        if let key = error.key { fields["key"] = .string(key) }
+        return failure([diagnostic], fields: fields)
+    }
 }
 
 /// `switchboard log`: the audit log of runtime overrides.
@@ -246,7 +256,7 @@ struct LogCommand: ParsableCommand {
 
     func run() throws {
         let store = try options.storeInputs().store
-        let stored = try storeStep { () throws(StoreError) in try store.auditLog(limit: limit ?? .max) }
+        let stored = try options.storeStep { () throws(StoreError) in try store.auditLog(limit: limit ?? .max) }
         // Expiries write nothing: they are derived from the records that set them, as of now.
         let records = Array(AuditRecord.withExpiries(stored, now: SystemClock().now()).suffix(limit ?? .max))
         if options.json {

@@ -36,6 +36,20 @@ public final class Board: Sendable {
             }
         }
 
+        /// The refusal as a diagnostic without a place: the catalog message, or the store's error, with its hint.
+        package var diagnostic: Diagnostic {
+            if case .store(let error) = self { return error.diagnostic }
+            return message?.diagnostic ?? .error(at: nil, description)
+        }
+
+        /// The key refused (`nil` for a store error: it may concern the whole write).
+        package var key: String? {
+            switch self {
+            case .unknownKey(let key, _), .invalidValue(let key, _): key
+            case .store: nil
+            }
+        }
+
         /// A readable account, with a hint.
         public var description: String {
             switch self {

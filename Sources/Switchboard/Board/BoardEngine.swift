@@ -176,7 +176,7 @@ final class BoardEngine: Sendable {
             var status = state.status
             var all = state[keyPath: path] + snapshotWarnings
             if let problem = state.status.storeProblem {
-                all.append(.error(at: nil, problem.message, hint: problem.hint))
+                all.append(problem.diagnostic)
             }
             status.warnings = Diagnostic.sorted(all)
             return status

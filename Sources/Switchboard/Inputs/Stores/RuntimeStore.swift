@@ -437,6 +437,9 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         hint.map { "\(message)\n  hint: \($0)" } ?? message
     }
 
+    /// The error as a diagnostic without a place, for faces that render diagnostics.
+    package var diagnostic: Diagnostic { .error(at: nil, message, hint: hint) }
+
     /// The error of a compare-and-set write that lost a race.
     public static func conflict(key: String, expected: UInt64, actual: UInt64) -> StoreError {
         StoreError(.conflict(key: key, expected: expected, actual: actual),

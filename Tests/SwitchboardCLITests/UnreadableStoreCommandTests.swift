@@ -1,0 +1,50 @@
+import Foundation
+import Switchboard
+import SwitchboardTestSupport
+import Testing
+
+/// A runtime store that cannot be read: the one-shot commands say so on standard error, with `--json` too, and
+/// exit 1, since what they print is without the runtime layer; writes refuse and leave the file as it was.
+@Suite struct UnreadableStoreCommandTests {
+    private let garbage = "{\"overrides\": {\"app.new_flow\": {\"value\": tru"
+
+    /// A project whose state file does not parse.
+    private func corruptProject() -> TestProject {
+        let project = makeProject()
+        _ = project.write(".switchboard/overrides.json", garbage)
+        return project
+    }
+
+    @Test(arguments: [["get", "app.new_flow"], ["explain", "app.new_flow"], ["list"]])
+    func aReadPrintsTheOtherLayersAndExitsOne(_ command: [String]) throws {
+        let project = corruptProject()
+        for json in [false, true] {
+            let result = try runSwitchboard(command + ["--flags", project.flags] + (json ? ["--json"] : []))
+            #expect(result.status == 1, "\(command) json: \(json)")
+            #expect(result.stderr.contains("is corrupt"), "\(result.stderr)")
+            #expect(result.stdout.contains(json ? "\"app.new_flow\"" : "false"), "\(result.stdout)")
+            if json { #expect(throws: Never.self) { try Value(json: result.stdout) } }
+        }
+        #expect(project.read(".switchboard/overrides.json") == garbage)
+    }
+
+    @Test func aWriteRefusesAndLeavesTheFile() throws {
+        let project = corruptProject()
+        let set = try runSwitchboard(["set", "--json", "--flags", project.flags, "app.new_flow", "true"])
+        #expect(set.status == 1)
+        let object = try #require(try Value(json: set.stdout).objectValue)
+        #expect(object["ok"] == false)
+        #expect(object["error"]?.stringValue?.contains("is corrupt") == true)
+        let reset = try runSwitchboard(["reset", "--all", "--flags", project.flags])
+        #expect(reset.status == 1)
+        #expect(reset.stderr.contains("is corrupt"))
+        #expect(project.read(".switchboard/overrides.json") == garbage)
+    }
+
+    @Test func aReadableStoreExitsZero() throws {
+        let project = makeProject()
+        let result = try runSwitchboard(["get", "--json", "--flags", project.flags, "app.new_flow"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+    }
+}
