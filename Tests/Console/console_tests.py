@@ -878,10 +878,17 @@ def test_a_deep_link_opens_the_flag_page(browser, server):
     assert "SWITCHBOARD_SHOP__UPLOAD__MAX_MB" in page.inner_text("#detail-facts")
     # A place for the schedule, until definitions carry one.
     assert page.is_visible("#flag-schedule")
-    # An unknown key says so.
-    page.goto(server.url + "/#/flags/shop.nope")
-    page.wait_for_selector("#explain-summary:not(:empty)")
-    assert "shop.nope" in page.inner_text("#explain-summary")
+    # An unknown key says so, in place of the tabs (not the last flag's page), and links the nearest keys.
+    page.goto(server.url + "/#/flags/shop.them")
+    page.wait_for_selector("#flag-missing", state="visible")
+    assert "unknown key 'shop.them'" in page.inner_text("#flag-missing")
+    assert page.is_hidden("#flag-overview") and page.is_hidden(".flag-tabs")
+    assert page.inner_text("#detail-badges") == ""
+    page.click("#flag-missing a:text-is('shop.theme')")
+    page.wait_for_function("() => document.getElementById('detail-key').textContent === 'shop.theme'")
+    page.wait_for_selector("#flag-overview", state="visible")
+    assert page.is_hidden("#flag-missing")
+    assert page.evaluate("location.hash") == "#/flags/shop.theme"
 
 
 @with_server

@@ -608,6 +608,10 @@ const keyPath = (key) => encodeURIComponent(key);
       : await plainRequest;
     const plain = state.context ? await plainRequest : result;
     if (state.selected !== key) return;
+    const missing = result.status === 404;
+    $('detail').classList.toggle('missing', missing);
+    $('flag-missing').hidden = !missing;
+    if (missing) return showMissing(result.data || {});
     if (!result.ok) {
       setText('explain-summary', problem(result));
       return;
@@ -619,6 +623,26 @@ const keyPath = (key) => encodeURIComponent(key);
     if (focusEditor && state.tab === 'overview') {
       const field = $('edit-value');
       if (field && !$('editor').hidden) field.focus();
+    }
+  }
+
+  /**
+   * An address that names no definition (mistyped, or the flag was retired): the server's answer, and the keys it
+   * suggests as links to their pages, in place of the tabs (which would show nothing, or the last flag's).
+   */
+  function showMissing(data) {
+    state.explained = null;
+    clear($('detail-badges'));
+    setText('detail-description', '');
+    const box = $('flag-missing');
+    clear(box);
+    box.append(el('p', { class: 'error', role: 'alert', text: data.error || 'no definition has this key' }));
+    const suggestions = data.suggestions || [];
+    if (suggestions.length) {
+      const list = el('ul');
+      for (const key of suggestions) list.append(el('li', null, el('a', { href: flagHash(key), text: key })));
+      box.append(el('p', { text: suggestions.length === 1 ? 'Did you mean this one?' : 'Did you mean one of these?' }),
+        list);
     }
   }
 
