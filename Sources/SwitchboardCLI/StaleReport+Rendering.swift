@@ -52,11 +52,21 @@ extension StaleReport {
         KeySyntax.isValid(key) ? key : Message.quoted(key)
     }
 
-    /// Said before the last line when the server has counted for less than the window.
-    private var shortWindowNote: String? {
-        guard let server, !server.countedWholeWindow else { return nil }
-        return "the server has counted evaluations only since \(server.since), less than \(days) days: "
-            + "none is listed as not evaluated until it has counted for \(days) days"
+    /// Said before the last line: a window the evidence does not cover, for the audit log when a flag is listed as
+    /// constant, and for a server that has counted for less than the window.
+    private var notes: [String] {
+        var notes: [String] = []
+        if !constant.isEmpty, !auditCoversWindow {
+            let start = auditSince.map { "the audit log begins at \($0), less than \(days) days ago" }
+                ?? "the audit log is empty"
+            notes.append(start + ": the flags listed as constant are so by their definitions and by what the log "
+                + "holds; an override changed before it, or in another store (--store URL), is not seen")
+        }
+        if let server, !server.countedWholeWindow {
+            notes.append("the server has counted evaluations only since \(server.since), less than \(days) days: "
+                + "none is listed as not evaluated until it has counted for \(days) days")
+        }
+        return notes
     }
 
     /// The last line: how many definitions can go, and why.
@@ -83,9 +93,9 @@ extension StaleReport {
                 lines.append("  " + columns.joined(separator: "  "))
             }
         }
-        if let shortWindowNote {
+        for note in notes {
             if !lines.isEmpty { lines.append("") }
-            lines.append("Note: \(shortWindowNote).")
+            lines.append("Note: \(note).")
         }
         if !lines.isEmpty { lines.append("") }
         lines.append(summary + ".")
@@ -116,7 +126,7 @@ extension StaleReport {
             }
             lines.append("")
         }
-        if let shortWindowNote { lines += ["_Note: \(shortWindowNote)._", ""] }
+        for note in notes { lines += ["_Note: \(note)._", ""] }
         lines.append(summary + ".")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -137,6 +147,8 @@ extension StaleReport {
                 object($0, ["value": $0.value ?? .null, "last_change": $0.lastChange.map(Value.string) ?? .null])
             }),
             "server": .null,
+            "audit_since": auditSince.map(Value.string) ?? .null,
+            "audit_covers_window": .bool(auditCoversWindow),
         ]
         if let server {
             document["server"] = .object([

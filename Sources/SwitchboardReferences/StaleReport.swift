@@ -82,6 +82,13 @@ public struct StaleReport: Sendable, Hashable {
     public var constant: [Entry]
     /// What the server saw; `nil` when no server was asked.
     public var server: Server?
+    /// The time of the audit log's first record, ISO 8601 UTC; `nil` when the log is empty. Before it the report
+    /// knows nothing of the runtime overrides.
+    public var auditSince: String?
+    /// Whether the audit log reaches back over the whole window. When it does not, a flag listed as ``constant``
+    /// is so by its definition and by what the log holds: an override changed before the log begins (or in
+    /// another store) is not seen.
+    public var auditCoversWindow: Bool
 
     /// Whether nothing is listed: no definition can go, and the server saw no unknown key.
     public var isEmpty: Bool {
@@ -112,6 +119,9 @@ public struct StaleReport: Sendable, Hashable {
         definitionCount = registry.count
         let today = Day(daysSinceEpoch: Int((now / 86_400).rounded(.down)))
         let cutoff = now - Double(days) * 86_400
+        auditSince = audit.min { (UsageReport.seconds(of: $0.time) ?? .infinity)
+            < (UsageReport.seconds(of: $1.time) ?? .infinity) }?.time
+        auditCoversWindow = auditSince.flatMap(UsageReport.seconds(of:)).map { $0 <= cutoff } ?? false
         expired = registry.definitions.filter { $0.isExpired(on: today) }.map { definition in
             var entry = Entry(definition)
             entry.expires = definition.expires

@@ -29,6 +29,8 @@ struct StaleCommandTests {
             Served one value to everyone for 30 days (1):
               flags/app.yaml:18  app.new_flow  serves true; no override change in the audit log
 
+            Note: the audit log is empty: the flags listed as constant are so by their definitions and by what the log holds; an override changed before it, or in another store (--store URL), is not seen.
+
             3 of 5 definitions can go: 1 expired, 1 unreferenced, 1 constant.
 
             """)
@@ -74,7 +76,9 @@ struct StaleCommandTests {
         let json = try runSwitchboard(["stale", "--json", "--days", "7"], in: project.path)
         #expect(json.status == 0)
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
-        #expect(Set(document.keys) == ["days", "expired", "unreferenced", "constant", "server"])
+        #expect(Set(document.keys) == ["days", "expired", "unreferenced", "constant", "server", "audit_since",
+                                       "audit_covers_window"])
+        #expect(document["audit_since"] is NSNull && document["audit_covers_window"] as? Bool == false)
         #expect(document["days"] as? Int == 7)
         #expect(document["server"] is NSNull)
         let expired = try #require((document["expired"] as? [[String: Any]])?.first)
@@ -129,6 +133,8 @@ struct StaleCommandTests {
         #expect(text.stdout.contains("""
             Keys clients asked for that no file defines (1):
               app.new_flwo  2 lookups: did you mean 'app.new_flow'?
+
+            Note: the audit log is empty: the flags listed as constant are so by their definitions and by what the log holds; an override changed before it, or in another store (--store URL), is not seen.
 
             Note: the server has counted evaluations only since 
             """))

@@ -77,6 +77,20 @@ struct StaleReportTests {
         #expect(Self.report(audit: [old, removed]).constant.first?.value == .bool(true))
     }
 
+    // "Constant" rests on the audit log: the report says how far back it reaches, so a log younger than the
+    // window (or none: another store, a fresh clone) is not taken for thirty quiet days.
+    @Test func theReportSaysWhetherTheAuditLogCoversTheWindow() {
+        let empty = Self.report()
+        #expect(empty.auditSince == nil && !empty.auditCoversWindow)
+        let recent = Self.record("app.checkout_v2", at: "2026-11-20T08:00:00.000Z", new: .string("new"))
+        let young = Self.report(audit: [recent])
+        #expect(young.auditSince == "2026-11-20T08:00:00.000Z" && !young.auditCoversWindow)
+        #expect(Self.report(audit: [recent], days: 5).auditCoversWindow)
+        let old = Self.record("app.checkout_v2", at: "2026-09-01T08:00:00.000Z", new: .string("old"))
+        let covered = Self.report(audit: [recent, old])
+        #expect(covered.auditSince == "2026-09-01T08:00:00.000Z" && covered.auditCoversWindow)
+    }
+
     @Test func anOverrideThatExpiresWithinTheWindowOrLaterMeansNotConstant() {
         func set(at time: String, expiring expiresAt: String) -> AuditRecord {
             AuditRecord(time: time, actor: "alice", key: "app.new_flow", old: nil, new: .bool(false),
