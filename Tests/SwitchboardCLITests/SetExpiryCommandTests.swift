@@ -32,7 +32,7 @@ struct SetExpiryCommandTests {
     @Test func setForShowsTheExpiryInEveryFace() throws {
         let set = try run(["set", "app.new_flow", "true", "--for", "2h"])
         #expect(set.status == 0, "\(set.stderr)")
-        #expect(set.stdout == "app.new_flow = true (runtime, expires in 1 h 59 min)\n")
+        #expect(set.stdout == "app.new_flow = true (runtime, expires in 2 h)\n")
         let get = try Value(json: try run(["get", "app.new_flow", "--json"]).stdout)
         let expiresAt = try #require(get.objectValue?["expires_at"]?.stringValue)
         let expiry = try #require(Timestamp.parseZoned(expiresAt))
@@ -44,9 +44,9 @@ struct SetExpiryCommandTests {
         #expect(list.first { $0.objectValue?["key"] == "app.new_flow" }?.objectValue?["expires_at"]
                     == .string(expiresAt))
         #expect(list.first { $0.objectValue?["key"] == "app.dark_mode" }?.objectValue?["expires_at"] == nil)
-        #expect(try run(["list", "app.new_flow"]).stdout.contains("runtime (expires in 1 h 59 min)"))
+        #expect(try run(["list", "app.new_flow"]).stdout.contains("runtime (expires in 2 h)"))
         #expect(try run(["explain", "app.new_flow"]).stdout
-                    .contains("the runtime override expires in 1 h 59 min (\(expiresAt))\n"))
+                    .contains("the runtime override expires in 2 h (\(expiresAt))\n"))
         let log = try Value(json: try run(["log", "--json"]).stdout).listValue ?? []
         #expect(log.map { $0.objectValue?["expires_at"] } == [.string(expiresAt)])
     }

@@ -83,11 +83,14 @@ struct SetExpiryTests {
         let session = try session()
         #expect(session.execute("set --for 2h app.new_flow true").output
                     == "app.new_flow = true (runtime, expires in 2 h)\n")
-        clock.advance(by: 1)
+        // Rounded to the minute: 30 seconds on it still reads 2 h, a minute on 1 h 59 min.
+        clock.advance(by: 29)
+        #expect(session.execute("get app.new_flow").output == "app.new_flow = true (runtime, expires in 2 h)\n")
+        clock.advance(by: 31)
         #expect(session.execute("get app.new_flow").output
                     == "app.new_flow = true (runtime, expires in 1 h 59 min)\n")
         #expect(session.execute("list app.new_flow").output.contains("runtime (expires in 1 h 59 min)"))
-        let expiry = StoredOverride.time(secondsSinceEpoch: clock.now() + 7_199)
+        let expiry = StoredOverride.time(secondsSinceEpoch: clock.now() + 7_140)
         #expect(session.execute("explain app.new_flow").output
                     .contains("the runtime override expires in 1 h 59 min (\(expiry))\n"))
     }

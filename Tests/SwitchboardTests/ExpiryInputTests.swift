@@ -52,8 +52,10 @@ struct ExpiryInputTests {
     }
 
     @Test(arguments: [
-        (7_199.9, "1 h 59 min"), (7_200, "2 h"), (93_600, "1 d 2 h"), (86_400, "1 d"), (270, "4 min 30 s"),
-        (60, "1 min"), (45, "45 s"), (0.4, "less than 1 s"),
+        (7_199.9, "2 h"), (7_140.5, "1 h 59 min"), (7_169, "1 h 59 min"), (7_200, "2 h"), (93_600, "1 d 2 h"),
+        (90_000.5, "1 d 1 h"), (86_399, "1 d"), (86_400, "1 d"), (270, "4 min 30 s"), (269.2, "4 min 29 s"),
+        (60, "1 min"), (59.5, "1 min"), (45, "45 s"), (1, "1 s"), (0.4, "less than 1 s"), (-3, "less than 1 s"),
+        (3_599.2, "1 h"), (3_570, "1 h"), (3_569, "59 min 29 s"), (84_600, "1 d"), (84_599, "23 h 30 min"),
     ])
     func remainingTime(seconds: Double, text: String) {
         #expect(ExpiryInput.remainingText(seconds: seconds) == text)

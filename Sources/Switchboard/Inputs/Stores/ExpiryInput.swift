@@ -63,14 +63,18 @@ package enum ExpiryInput {
     }
 
     /// The time left, as `explain`, `list` and the REPL write it: `2 d 3 h`, `1 h 59 min`, `4 min 30 s`, `45 s`,
-    /// rounded down.
+    /// rounded to the nearest last unit shown (hours from a day on, minutes from an hour on), so that an override
+    /// set `--for 2h` reads `2 h`, not `1 h 59 min`. (The console's script writes it the same way.)
     package static func remainingText(seconds: Double) -> String {
-        let total = Int(max(0, seconds).rounded(.down))
+        guard seconds >= 1 else { return "less than 1 s" }
+        // The coarsest unit whose rounding reaches its range: 59 min 50 s is `1 h`, not `59 min 50 s`.
+        let rounded = { (unit: Double) in Int((seconds / unit).rounded() * unit) }
+        let total = rounded(3_600) >= 86_400 ? rounded(3_600) : rounded(60) >= 3_600 ? rounded(60) : rounded(1)
         let (days, hours, minutes, secs) = (total / 86_400, total % 86_400 / 3_600, total % 3_600 / 60, total % 60)
         if days > 0 { return hours > 0 ? "\(days) d \(hours) h" : "\(days) d" }
         if hours > 0 { return minutes > 0 ? "\(hours) h \(minutes) min" : "\(hours) h" }
         if minutes > 0 { return secs > 0 ? "\(minutes) min \(secs) s" : "\(minutes) min" }
-        return total > 0 ? "\(secs) s" : "less than 1 s"
+        return "\(secs) s"
     }
 
     /// `expires in 1 h 59 min`: an override's time left, from its expiry and the time now (seconds since the epoch).

@@ -484,13 +484,20 @@ const keyPath = (key) => encodeURIComponent(key);
         : 'overridden in the ' + name + ' layer');
   }
 
-  /** `expires in 1 h 59 min`, as the command line and the REPL write the time an override has left. */
+  /**
+   * `expires in 1 h 59 min`, as the command line and the REPL write the time an override has left: rounded to the
+   * nearest last unit shown (hours from a day on, minutes from an hour on).
+   */
   function expiresText(expiresAt) {
-    const total = Math.max(0, Math.floor((Date.parse(expiresAt) - Date.now()) / 1000));
+    const seconds = (Date.parse(expiresAt) - Date.now()) / 1000;
+    if (!(seconds >= 1)) return 'expires in less than 1 s';
+    // The coarsest unit whose rounding reaches its range: 59 min 50 s is `1 h`, not `59 min 50 s`.
+    const rounded = (unit) => Math.round(seconds / unit) * unit;
+    const total = rounded(3600) >= 86400 ? rounded(3600) : rounded(60) >= 3600 ? rounded(60) : rounded(1);
     const [d, h, m, s] = [Math.floor(total / 86400), Math.floor(total % 86400 / 3600), Math.floor(total % 3600 / 60),
       total % 60];
     const left = d ? d + ' d' + (h ? ' ' + h + ' h' : '') : h ? h + ' h' + (m ? ' ' + m + ' min' : '')
-      : m ? m + ' min' + (s ? ' ' + s + ' s' : '') : total ? s + ' s' : 'less than 1 s';
+      : m ? m + ' min' + (s ? ' ' + s + ' s' : '') : s + ' s';
     return 'expires in ' + left;
   }
 
