@@ -140,7 +140,7 @@ struct SessionTests {
         let output = withoutTimes(session.execute("explain app.upload.max_mb").output)
         #expect(output == """
             app.upload.max_mb (preference, int)
-              runtime  100            set by tester at <time> (file, version 1)  ← wins
+              runtime  100            set by tester at <time> (file store, version 1)  ← wins
               env      —              SWITCHBOARD_APP__UPLOAD__MAX_MB not set
               file     —              no override file sets it
               default  25             \(project.flags)/app.yaml:24:14  (shadowed)
@@ -187,7 +187,7 @@ struct SessionTests {
         let output = withoutTimes(session.execute("changed").output)
         #expect(output == """
             KEY                 DEFAULT  VALUE  LAYER    ORIGIN
-            app.theme           system   dark   runtime  set by tester at <time> (file, version 1)
+            app.theme           system   dark   runtime  set by tester at <time> (file store, version 1)
             checkout.pro_badge  false    true   default  targeting match
 
             """)

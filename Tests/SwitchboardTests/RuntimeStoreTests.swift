@@ -79,7 +79,7 @@ struct RuntimeStoreTests {
         #expect(board.bool("app.express_pay", default: false))
         #expect(board.snapshot.orphans.isEmpty)
         let origin = board.explain("app.express_pay")?.steps[0].origin
-        #expect(origin == "set by old at 2026-01-01T00:00:00Z (file) (stored as app.quick_pay, renamed)")
+        #expect(origin == "set by old at 2026-01-01T00:00:00Z (file store) (stored as app.quick_pay, renamed)")
         try board.set("app.express_pay", to: false, actor: "t")
         #expect(try stored(project).keys.sorted() == ["app.express_pay"])
     }

@@ -30,13 +30,14 @@ package enum Origin: Sendable, Hashable, CustomStringConvertible {
     /// `storedAs` names the old key of a renamed one.
     case runtime(actor: String, time: String, storedAs: String?, store: String, version: UInt64)
 
-    /// `flags/a.yaml:3:5`, `SWITCHBOARD_A=1`, `set by alice at 2026-11-22T07:00:00Z`.
+    /// `flags/a.yaml:3:5`, `SWITCHBOARD_A=1`, `set by alice at 2026-11-22T07:00:00Z (file store, version 3)`: the
+    /// store named as such, so that it is not read as the file layer.
     package var description: String {
         switch self {
         case .file(let location): "\(location)"
         case .environment(let variable, let text): "\(variable)=\(text)"
         case .runtime(let actor, let time, let storedAs, let store, let version):
-            "set by \(actor) at \(time) (\(store)" + (version > 0 ? ", version \(version)" : "") + ")"
+            "set by \(actor) at \(time) (\(store) store" + (version > 0 ? ", version \(version)" : "") + ")"
                 + (storedAs.map { " (stored as \($0), renamed)" } ?? "")
         }
     }
