@@ -25,15 +25,14 @@ struct ReplCommand: AsyncParsableCommand {
 
     func validate() throws {
         if options.json { throw ValidationError("repl has no --json output; use `switchboard get --json`") }
+        try ActorOption.refuseEmpty(actor)
     }
 
     func run() async throws {
         // Opened without a watcher: the REPL checks the store itself before each prompt, so what it reports
         // and what it has applied never differ.
         let board = try options.openBoard()
-        let environment = ProcessInfo.processInfo.environment
-        let actor = actor ?? environment["SWITCHBOARD_ACTOR"]
-            ?? "repl:\(environment["USER"] ?? environment["LOGNAME"] ?? "unknown")"
+        let actor = actor ?? nonEmptyVariable("SWITCHBOARD_ACTOR") ?? "repl:\(userName() ?? "unknown")"
         let flags = options.flags
         // The loop blocks reading the terminal, so it gets a thread of its own rather than one of the few
         // threads Swift's concurrency runs tasks on.

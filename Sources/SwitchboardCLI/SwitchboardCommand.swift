@@ -245,8 +245,39 @@ struct GlobalOptions: ParsableArguments {
     }
 }
 
-/// The actor recorded in the audit log for command-line changes.
+/// `--actor NAME` of `set` and `reset`: who makes the change, for the audit log.
+struct ActorOption: ParsableArguments {
+    @Option(help: "Who is making the change, for the audit log (default: $SWITCHBOARD_ACTOR, else $USER).")
+    var actor: String?
+
+    func validate() throws {
+        try Self.refuseEmpty(actor)
+    }
+
+    /// The actor to record: `--actor`, else ``defaultActor()``.
+    var name: String { actor ?? defaultActor() }
+
+    /// An empty `--actor` (`--actor "$NAME"` with `NAME` unset, say) is a usage error: the audit log would record
+    /// no one.
+    static func refuseEmpty(_ actor: String?) throws {
+        if actor?.isEmpty == true {
+            throw ValidationError("--actor is empty: give a name, or leave it out for $SWITCHBOARD_ACTOR, else $USER")
+        }
+    }
+}
+
+/// The actor recorded in the audit log for command-line changes: `$SWITCHBOARD_ACTOR`, else the user's name
+/// (``userName()``), else `cli`.
 func defaultActor() -> String {
-    let environment = ProcessInfo.processInfo.environment
-    return environment["SWITCHBOARD_ACTOR"] ?? environment["USER"] ?? environment["LOGNAME"] ?? "cli"
+    nonEmptyVariable("SWITCHBOARD_ACTOR") ?? userName() ?? "cli"
+}
+
+/// The user's name from `$USER`, else `$LOGNAME`; `nil` when neither is set to anything.
+func userName() -> String? {
+    nonEmptyVariable("USER") ?? nonEmptyVariable("LOGNAME")
+}
+
+/// An environment variable's value; `nil` when it is unset or empty (`USER= switchboard set …` names no actor).
+func nonEmptyVariable(_ name: String) -> String? {
+    ProcessInfo.processInfo.environment[name].flatMap { $0.isEmpty ? nil : $0 }
 }

@@ -115,8 +115,7 @@ struct SetCommand: ParsableCommand {
                                  + "a negative number after `--`, as in `set KEY -- -5`."))
     var value: String
 
-    @Option(help: "Who is making the change, for the audit log (default: $SWITCHBOARD_ACTOR, else $USER).")
-    var actor: String?
+    @OptionGroup var actor: ActorOption
 
     @Option(name: .customLong("for"), help: ArgumentHelp(
         "Expire the override after this long: a whole number and a unit, s, m, h or d (90s, 30m, 2h, 7d; at most "
@@ -153,7 +152,7 @@ struct SetCommand: ParsableCommand {
         // Measured from now, not from when the options were checked: a slow store must not shorten --for.
         let expiresAt = try expiry(now: SystemClock().now()).map { Date(timeIntervalSince1970: $0) }
         do {
-            try board.set(key, text: value, actor: actor ?? defaultActor(), expiresAt: expiresAt)
+            try board.set(key, text: value, actor: actor.name, expiresAt: expiresAt)
         } catch {
             throw options.failure(error)
         }
@@ -182,8 +181,7 @@ struct ResetCommand: ParsableCommand {
     @Flag(help: "Remove every runtime override.")
     var all = false
 
-    @Option(help: "Who is making the change, for the audit log.")
-    var actor: String?
+    @OptionGroup var actor: ActorOption
 
     func validate() throws {
         if all == (key != nil) { throw ValidationError("give either a KEY or --all") }
@@ -191,33 +189,51 @@ struct ResetCommand: ParsableCommand {
 
     func run() throws {
         let board = try options.openBoard()
-        do {
-            if all {
-                try board.resetAll(actor: actor ?? defaultActor())
-            } else if let key {
-                try board.reset(key, actor: actor ?? defaultActor())
+        if let key { try reset(key, on: board) } else { try resetAll(on: board) }
+    }
+
+    /// Removes a key's runtime override, and prints what the key is now (`--json`: as `get --json` answers it). A
+    /// key without one is said, and nothing is written.
+    private func reset(_ key: String, on board: Board) throws {
+        let hadOverride = board.snapshot.hasRuntimeOverride(key)
+        if hadOverride {
+            do {
+                try board.reset(key, actor: actor.name)
+            } catch {
+                throw options.failure(error)
             }
-        } catch {
-            throw options.failure(error)
+        } else if board.registry[key] == nil {
+            throw options.unknownKey(key, in: board)
         }
-        if options.json {
-            // The key as `get --json` now answers it, as `set --json` prints; without a definition, what went.
-            print(key.map { key in
-                board.registry[key] == nil ? Value.object(["ok": true, "key": .string(key)])
-                    : board.resolve(key).jsonValue(key: key, expiresAt: nil)
-            }?.json ?? Value.object(["ok": true]).json)
-        } else if let key, board.registry[key] != nil {
-            let resolution = board.resolve(key)
-            if resolution.isDisabled {
-                print(Resolution.disabledLine(key: key))
-            } else {
-                print("\(key) = \(resolution.value?.plainText ?? "—") (\(resolution.layer?.rawValue ?? "no layer"))")
-            }
-        } else if let key {
-            print("removed the orphaned override of \(key)")
+        guard board.registry[key] != nil else {
+            // An orphaned override (no definition has the key) went.
+            if options.json { return print(Value.object(["ok": true, "key": .string(key)]).json) }
+            return print(Message.removedOrphanedOverride(key: key).text)
+        }
+        let resolution = board.resolve(key)
+        if options.json { return print(resolution.jsonValue(key: key, expiresAt: nil).json) }
+        let value = "\(resolution.value?.plainText ?? "—") (\(resolution.layer?.rawValue ?? "no layer"))"
+        let none = Message.noRuntimeOverride(key: key).text
+        if resolution.isDisabled {
+            print(hadOverride ? Resolution.disabledLine(key: key) : "\(none); \(Message.disabled.text)")
         } else {
-            print("every runtime override removed")
+            print(hadOverride ? "\(key) = \(value)" : "\(none); it is \(value)")
         }
+    }
+
+    /// Removes every runtime override, and says how many went (`--json`: `{"ok": true, "removed": N}`). A store
+    /// without any is said, and nothing is written.
+    private func resetAll(on board: Board) throws {
+        let count = try options.storeStep { () throws(StoreError) in try board.store.read().entries.count }
+        if count > 0 {
+            do {
+                try board.resetAll(actor: actor.name)
+            } catch {
+                throw options.failure(error)
+            }
+        }
+        if options.json { return print(Value.object(["ok": true, "removed": .int(count)]).json) }
+        print((count > 0 ? Message.removedRuntimeOverrides(count) : .noRuntimeOverrides).text)
     }
 }
 

@@ -58,7 +58,7 @@ import Testing
         #expect(object["value"] == 25)
         #expect(object["layer"] == "default")
         let all = try runSwitchboard(["reset", "--json", "--all", "--flags", project.flags])
-        #expect(all.stdout == "{\"ok\":true}\n")
+        #expect(all.stdout == "{\"ok\":true,\"removed\":0}\n")
         let unknown = try failure(runSwitchboard(["reset", "--json", "--flags", project.flags, "app.nope"]))
         #expect(unknown["key"] == "app.nope")
         #expect(try diagnostic(unknown)["message"] == "unknown key 'app.nope'")

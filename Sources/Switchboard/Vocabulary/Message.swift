@@ -20,6 +20,15 @@ package enum Message: Sendable, Hashable {
     /// passed, with the reason `DISABLED`, as OpenFeature has it.
     case disabled
 
+    /// `reset KEY` of a key with no runtime override: nothing to remove, nothing written.
+    case noRuntimeOverride(key: String)
+    /// `reset --all` of a store with no runtime override: nothing written.
+    case noRuntimeOverrides
+    /// `reset --all` removed this many runtime overrides.
+    case removedRuntimeOverrides(Int)
+    /// `reset KEY` removed the override of a key no definition has.
+    case removedOrphanedOverride(key: String)
+
     /// The message itself, one line.
     package var text: String {
         switch self {
@@ -42,6 +51,14 @@ package enum Message: Sendable, Hashable {
             }
         case .disabled:
             "disabled: callers get their own default"
+        case .noRuntimeOverride(let key):
+            "\(key) has no runtime override"
+        case .noRuntimeOverrides:
+            "there are no runtime overrides"
+        case .removedRuntimeOverrides(let count):
+            "removed \(Self.count(count, "runtime override"))"
+        case .removedOrphanedOverride(let key):
+            "removed the orphaned runtime override of \(key)"
         }
     }
 
@@ -54,7 +71,8 @@ package enum Message: Sendable, Hashable {
             Self.didYouMean(suggestions) ?? "`list` with no pattern shows every key"
         case .refusedValue(let key, let problem, let type):
             (type.map { problem.hinted(key: key, type: $0) } ?? problem).hint
-        case .summary, .typeMismatch, .disabled:
+        case .summary, .typeMismatch, .disabled, .noRuntimeOverride, .noRuntimeOverrides, .removedRuntimeOverrides,
+             .removedOrphanedOverride:
             nil
         }
     }

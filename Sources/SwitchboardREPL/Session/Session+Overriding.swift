@@ -51,18 +51,12 @@ extension Session {
     func reset(_ key: String) -> Reply {
         let snapshot = board.snapshot
         let entry = snapshot.entry(key)
-        // A runtime override that no longer fits the definition is skipped, but it is still there to remove.
-        let hasOverride = entry.map { entry in
-            entry.overrides.contains { $0.layer == .runtime }
-                || entry.rejected.contains { $0.override.layer == .runtime }
-        } ?? false
-        guard hasOverride || snapshot.orphans[key] != nil else {
+        guard snapshot.hasRuntimeOverride(key) else {
             guard entry != nil else { return unknownKey(key) }
             let resolution = board.resolve(key, context: context)
-            if resolution.isDisabled {
-                return Reply(output: "\(key) has no runtime override; \(Message.disabled.text)\n")
-            }
-            return Reply(output: "\(key) has no runtime override; it is \(resolution.value?.plainText ?? "—") "
+            let none = Message.noRuntimeOverride(key: key).text
+            if resolution.isDisabled { return Reply(output: "\(none); \(Message.disabled.text)\n") }
+            return Reply(output: "\(none); it is \(resolution.value?.plainText ?? "—") "
                 + terminal.dim("(\(source(of: resolution)))") + "\n")
         }
         do {
@@ -70,7 +64,7 @@ extension Session {
         } catch {
             return failure(error, definition: nil)
         }
-        guard entry != nil else { return Reply(output: "removed the orphaned runtime override of \(key)\n") }
+        guard entry != nil else { return Reply(output: Message.removedOrphanedOverride(key: key).text + "\n") }
         return changed(key)
     }
 
@@ -81,7 +75,7 @@ extension Session {
         } catch {
             return failure(error.message, hint: error.hint)
         }
-        guard count > 0 else { return Reply(output: "there are no runtime overrides\n") }
+        guard count > 0 else { return Reply(output: Message.noRuntimeOverrides.text + "\n") }
         let question = count == 1 ? "Remove the runtime override?" : "Remove all \(count) runtime overrides?"
         if let confirm, !confirm(question + " [y/N] ") {
             return Reply(output: "nothing was removed\n")
@@ -92,7 +86,7 @@ extension Session {
             return failure(error, definition: nil)
         }
         let changes = tracker.changes(board: board, context: context)
-        var output = "removed \(count) runtime override\(count == 1 ? "" : "s")\n"
+        var output = Message.removedRuntimeOverrides(count).text + "\n"
         for change in changes { output += "  " + change.rendered(terminal: terminal) + "\n" }
         return Reply(output: output)
     }
