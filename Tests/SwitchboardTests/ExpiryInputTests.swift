@@ -39,6 +39,13 @@ struct ExpiryInputTests {
         ("2026-12-01T10:00:00", "--until needs a time zone: '2026-12-01T10:00:00' has none (add Z for UTC, or an "
             + "offset such as +01:00)"),
         ("tomorrow", "--until takes an RFC 3339 time with a zone, such as 2026-12-01T09:00:00Z, not 'tomorrow'"),
+        // Written as a time, but no such moment: not called "no RFC 3339 time".
+        ("2027-02-30T10:00:00Z", "--until '2027-02-30T10:00:00Z' is no real time: check the day of the month, the "
+            + "hours (00–23), the minutes and the seconds (00–59)"),
+        ("2026-12-02T25:00:00+01:00", "--until '2026-12-02T25:00:00+01:00' is no real time: check the day of the "
+            + "month, the hours (00–23), the minutes and the seconds (00–59)"),
+        ("2026-12-0xT10:00:00Z", "--until takes an RFC 3339 time with a zone, such as 2026-12-01T09:00:00Z, not "
+            + "'2026-12-0xT10:00:00Z'"),
         ("2026-12-01T09:00:00Z", "--until 2026-12-01T09:00:00Z is in the past (it is 2026-12-01T09:00:00.000Z now)"),
         ("2026-12-01T09:30:00+01:00", "--until 2026-12-01T09:30:00+01:00 is in the past (it is "
             + "2026-12-01T09:00:00.000Z now)"),

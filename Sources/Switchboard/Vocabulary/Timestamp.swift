@@ -17,13 +17,23 @@ package enum Timestamp {
     /// `expires_at` name one instant everywhere. As RFC 3339 allows, `t` and `z` may be lowercase and a space may
     /// stand for the `T` (`2026-12-01 09:00:00Z`).
     package static func parseZoned(_ text: String) -> Double? {
+        hasZonedForm(text) ? parse(text) : nil
+    }
+
+    /// Whether `text` is written as a time with a zone, made of digits and the separators of one, whatever its
+    /// numbers: what tells `2026-02-30T10:00:00Z` (no such day) from a text that is no time at all.
+    package static func looksZoned(_ text: String) -> Bool {
+        hasZonedForm(text) && text.utf8.allSatisfy { byte in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "-:.+TtZz ".utf8.contains(byte)
+        }
+    }
+
+    /// A date and time separator at the 11th byte, and a zone at the end (`Z`, or an offset such as `+01:00`).
+    private static func hasZonedForm(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
-        guard bytes.count >= 20, isDateTimeSeparator(bytes[10]),
-              let last = bytes.last,
-              last == UInt8(ascii: "Z") || last == UInt8(ascii: "z")
-                || bytes[bytes.count - 6] == UInt8(ascii: "+") || bytes[bytes.count - 6] == UInt8(ascii: "-")
-        else { return nil }
-        return parse(text)
+        guard bytes.count >= 20, isDateTimeSeparator(bytes[10]), let last = bytes.last else { return false }
+        return last == UInt8(ascii: "Z") || last == UInt8(ascii: "z")
+            || bytes[bytes.count - 6] == UInt8(ascii: "+") || bytes[bytes.count - 6] == UInt8(ascii: "-")
     }
 
     /// A moment as people read it in a timeline: `2026-12-03 09:00 UTC` (seconds shown when not zero).

@@ -50,6 +50,10 @@ package enum ExpiryInput {
                 throw Problem(message: "\(name) needs a time zone: '\(text)' has none (add Z for UTC, or an offset "
                     + "such as +01:00)")
             }
+            if Timestamp.looksZoned(text) {
+                throw Problem(message: "\(name) '\(text)' is no real time: check the day of the month, the hours "
+                    + "(00–23), the minutes and the seconds (00–59)")
+            }
             throw Problem(message: "\(name) takes an RFC 3339 time with a zone, such as 2026-12-01T09:00:00Z, "
                 + "not '\(text)'")
         }
