@@ -1,5 +1,6 @@
 import Switchboard
 import SwitchboardReferences
+import SwitchboardTerminal
 
 /// `switchboard stale`'s three renderings of a ``StaleReport``: text, Markdown and JSON.
 extension StaleReport {
@@ -88,10 +89,10 @@ extension StaleReport {
         for group in groups {
             if !lines.isEmpty { lines.append("") }
             lines.append("\(group.title) (\(group.entries.count)):")
-            for entry in group.entries {
-                let columns = [entry.location, entry.key, entry.detail.isEmpty ? nil : entry.detail].compactMap { $0 }
-                lines.append("  " + columns.joined(separator: "  "))
-            }
+            // The keys and the details line up within a group.
+            lines += Table.alignedLines(group.entries.map { entry in
+                [entry.location, entry.key, entry.detail].compactMap { $0 }
+            }).map { "  " + $0 }
         }
         for note in notes {
             if !lines.isEmpty { lines.append("") }

@@ -13,6 +13,23 @@ public struct Table: Sendable {
         self.rows = rows
     }
 
+    /// Lines of `rows` without a header, for a report that indents them under a heading of its own: each column
+    /// padded to its widest cell, the last left ragged, and no line ending in spaces. Rows may be shorter than
+    /// others.
+    public static func alignedLines(_ rows: [[String]]) -> [String] {
+        guard let columns = rows.map(\.count).max() else { return [] }
+        let widths = (0..<columns).map { column in
+            rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0
+        }
+        return rows.map { row in
+            var line = row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
+        }
+    }
+
     /// The fewest characters a column keeps when a table is cut to a width, however narrow.
     public static let narrowestColumn = 10
 

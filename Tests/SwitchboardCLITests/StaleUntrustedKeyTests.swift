@@ -22,7 +22,8 @@ struct StaleUntrustedKeyTests {
         #expect(!text.stdout.contains("\u{1B}"))
         #expect(text.stdout.contains(#"  "\u001b[2J\nfake line"  1 lookup"#), "\(text.stdout)")
         #expect(!text.stdout.contains("\nfake line"))
-        #expect(text.stdout.contains(#"  "x\u202ey\u009bz"  1 lookup"#), "\(text.stdout)")
+        // Padded to the widest key of the group.
+        #expect(text.stdout.contains(#"  "x\u202ey\u009bz"       1 lookup"#), "\(text.stdout)")
         #expect(!text.stdout.contains("\u{202E}") && !text.stdout.contains("\u{9B}"))
 
         let markdown = try await onOwnThread {
