@@ -1,5 +1,6 @@
 import Switchboard
 import SwitchboardReferences
+import SwitchboardTerminal
 
 extension ReferenceReport {
     /// The `--json` document: `definitions`, `undefined`, `dynamic` and `unreferenced`.
@@ -38,19 +39,17 @@ extension ReferenceReport {
                     ? "  (no references; allowed)" : "  (no references)"))
             } else {
                 lines.append("\(definition.key)  (\(Message.count(definition.references.count, "reference")))")
-                for reference in definition.references {
-                    lines.append("  \(reference.position)  \(reference.form.rawValue)")
-                }
+                lines += Table.alignedLines(definition.references.map { ["\($0.position)", $0.form.rawValue] })
+                    .map { "  " + $0 }
             }
         }
         if !undefined.isEmpty {
             lines.append("")
             lines.append("Keys no file defines:")
-            for item in undefined {
+            lines += Table.alignedLines(undefined.map { item in
                 let hint = item.suggestion.map { ": " + Message.didYouMean(one: $0) } ?? ""
-                lines.append("  \(item.reference.key)  \(item.reference.position)  \(item.reference.form.rawValue)"
-                    + hint)
-            }
+                return [item.reference.key, "\(item.reference.position)", item.reference.form.rawValue + hint]
+            }).map { "  " + $0 }
         }
         if !dynamic.isEmpty {
             lines.append("")

@@ -101,11 +101,12 @@ struct RefsCommandTests {
         #expect(Array(lines[start...(start + 3)]) == [
             "shop.limits  (2 references)",
             "  Sources/Shop/Strings.swift:10:51  string",
-            "  Sources/Shop/Typed.swift:9:43  typed",
+            "  Sources/Shop/Typed.swift:9:43     typed",
             "shop.legacy_banner  (no references)",
         ])
+        // The columns line up: under a key, its places and forms; among the undefined keys, the keys too.
         #expect(lines.contains(
-            "  shop.new_flwo  Sources/Shop/Strings.swift:11:22  string: did you mean 'shop.new_flow'?"))
+            "  shop.new_flwo    Sources/Shop/Strings.swift:11:22  string: did you mean 'shop.new_flow'?"))
         #expect(lines.contains("  inventory.count  Sources/Shop/Strings.swift:12:19  string"))
         #expect(lines.contains("  Sources/Shop/Dynamic.swift:5:20"))
         #expect(lines.last(where: { !$0.isEmpty })
