@@ -58,10 +58,12 @@ extension StaleReport {
     private var notes: [String] {
         var notes: [String] = []
         if !constant.isEmpty, !auditCoversWindow {
-            let start = auditSince.map { "the audit log begins at \($0), less than \(days) days ago" }
-                ?? "the audit log is empty"
-            notes.append(start + ": the flags listed as constant are so by their definitions and by what the log "
-                + "holds; an override changed before it, or in another store (--store URL), is not seen")
+            notes.append(auditSince.map {
+                "the audit log begins at \($0), less than \(days) days ago: the flags listed as constant are so by "
+                    + "their definitions and by what the log holds; an override changed before it, or in another "
+                    + "store (--store URL), is not seen"
+            } ?? "the audit log is empty: the flags listed as constant are so by their definitions alone; an "
+                + "override set in another store (--store URL) is not seen")
         }
         if let server, !server.countedWholeWindow {
             notes.append("the server has counted evaluations only since \(server.since), less than \(days) days: "

@@ -196,11 +196,15 @@ struct GlobalOptions: ParsableArguments {
     /// Opens the board, or prints the diagnostics and exits 1. The override warnings (a store that cannot be read
     /// among them) go to standard error with `--json` too: standard output stays one JSON document, and a script
     /// still sees them.
-    func openBoard() throws -> Board {
+    ///
+    /// - Parameter writing: for `set` and `reset`, whose refused write reports a store that cannot be read; the
+    ///   warnings then leave it out, so it is said once.
+    func openBoard(writing: Bool = false) throws -> Board {
         let inputs = try boardInputs()
         do {
             let board = try Board(inputs: inputs, options: boardOptions)
-            for diagnostic in board.overrideWarnings {
+            let storeProblem = writing ? board.health.storeProblem?.diagnostic : nil
+            for diagnostic in board.overrideWarnings where diagnostic != storeProblem {
                 Terminal.standardError.print(diagnostic: diagnostic)
             }
             return board
@@ -222,8 +226,8 @@ struct GlobalOptions: ParsableArguments {
     }
 
     /// Reports what stopped a command, and returns exit status 1 to throw. With `--json` it is one object on
-    /// standard output, `{"ok": false, "diagnostics": [...]}` with `fields` beside (every command fails in this
-    /// shape); otherwise each diagnostic goes to standard error.
+    /// standard output, `{"ok": false, "diagnostics": [...]}` with `fields` beside (every command with the shared
+    /// options fails in this shape); otherwise each diagnostic goes to standard error.
     func failure(_ diagnostics: [Diagnostic], fields: [String: Value] = [:]) -> ExitCode {
         if json {
             let object = fields.merging(["ok": false, "diagnostics": .list(diagnostics.map(\.jsonValue))]) { $1 }
@@ -247,7 +251,9 @@ struct GlobalOptions: ParsableArguments {
 
 /// `--actor NAME` of `set` and `reset`: who makes the change, for the audit log.
 struct ActorOption: ParsableArguments {
-    @Option(help: "Who is making the change, for the audit log (default: $SWITCHBOARD_ACTOR, else $USER).")
+    @Option(help: ArgumentHelp(
+        "Who is making the change, for the audit log (default: $SWITCHBOARD_ACTOR, else $USER, else $LOGNAME, "
+            + "else cli)."))
     var actor: String?
 
     func validate() throws {
@@ -257,11 +263,12 @@ struct ActorOption: ParsableArguments {
     /// The actor to record: `--actor`, else ``defaultActor()``.
     var name: String { actor ?? defaultActor() }
 
-    /// An empty `--actor` (`--actor "$NAME"` with `NAME` unset, say) is a usage error: the audit log would record
-    /// no one.
+    /// An empty or blank `--actor` (`--actor "$NAME"` with `NAME` unset, say) is a usage error: the audit log
+    /// would record no one.
     static func refuseEmpty(_ actor: String?) throws {
-        if actor?.isEmpty == true {
-            throw ValidationError("--actor is empty: give a name, or leave it out for $SWITCHBOARD_ACTOR, else $USER")
+        if let actor, actor.allSatisfy(\.isWhitespace) {
+            throw ValidationError("--actor is empty: give a name, or leave it out for the default ($SWITCHBOARD_ACTOR, "
+                + "else $USER)")
         }
     }
 }

@@ -148,13 +148,13 @@ struct SetCommand: ParsableCommand {
     }
 
     func run() throws {
-        let board = try options.openBoard()
+        let board = try options.openBoard(writing: true)
         // Measured from now, not from when the options were checked: a slow store must not shorten --for.
         let expiresAt = try expiry(now: SystemClock().now()).map { Date(timeIntervalSince1970: $0) }
         do {
             try board.set(key, text: value, actor: actor.name, expiresAt: expiresAt)
         } catch {
-            throw options.failure(error)
+            throw options.failure(error, key: key)
         }
         let resolution = board.resolve(key)
         if options.json {
@@ -188,52 +188,51 @@ struct ResetCommand: ParsableCommand {
     }
 
     func run() throws {
-        let board = try options.openBoard()
+        let board = try options.openBoard(writing: true)
         if let key { try reset(key, on: board) } else { try resetAll(on: board) }
     }
 
-    /// Removes a key's runtime override, and prints what the key is now (`--json`: as `get --json` answers it). A
-    /// key without one is said, and nothing is written.
+    /// Removes a key's runtime override, and prints what the key is now (`--json`: what `get --json` answers, with
+    /// `removed`). A key without one is said, and nothing is written.
     private func reset(_ key: String, on board: Board) throws {
-        let hadOverride = board.snapshot.hasRuntimeOverride(key)
-        if hadOverride {
-            do {
-                try board.reset(key, actor: actor.name)
-            } catch {
-                throw options.failure(error)
-            }
-        } else if board.registry[key] == nil {
-            throw options.unknownKey(key, in: board)
+        let removed: Bool
+        do {
+            removed = try board.resetIfOverridden(key, actor: actor.name)
+        } catch {
+            throw options.failure(error, key: key)
         }
         guard board.registry[key] != nil else {
             // An orphaned override (no definition has the key) went.
-            if options.json { return print(Value.object(["ok": true, "key": .string(key)]).json) }
+            if options.json { return print(Value.object(["key": .string(key), "removed": true]).json) }
             return print(Message.removedOrphanedOverride(key: key).text)
         }
         let resolution = board.resolve(key)
-        if options.json { return print(resolution.jsonValue(key: key, expiresAt: nil).json) }
+        if options.json {
+            guard case .object(var object) = resolution.jsonValue(key: key, expiresAt: nil) else { return }
+            object["removed"] = .bool(removed)
+            return print(Value.object(object).json)
+        }
         let value = "\(resolution.value?.plainText ?? "—") (\(resolution.layer?.rawValue ?? "no layer"))"
         let none = Message.noRuntimeOverride(key: key).text
         if resolution.isDisabled {
-            print(hadOverride ? Resolution.disabledLine(key: key) : "\(none); \(Message.disabled.text)")
+            print(removed ? Resolution.disabledLine(key: key) : "\(none); \(Message.disabled.text)")
         } else {
-            print(hadOverride ? "\(key) = \(value)" : "\(none); it is \(value)")
+            print(removed ? "\(key) = \(value)" : "\(none); it is \(value)")
         }
     }
 
-    /// Removes every runtime override, and says how many went (`--json`: `{"ok": true, "removed": N}`). A store
-    /// without any is said, and nothing is written.
+    /// Removes every runtime override that counts now, and says how many went (`--json`: `{"ok": true, "removed":
+    /// N}`). A store without any is said, and nothing is written.
     private func resetAll(on board: Board) throws {
-        let count = try options.storeStep { () throws(StoreError) in try board.store.read().entries.count }
-        if count > 0 {
-            do {
-                try board.resetAll(actor: actor.name)
-            } catch {
-                throw options.failure(error)
-            }
+        let keys: [String]
+        do {
+            keys = try board.liveOverrideKeys()
+            try board.reset(keys: keys, actor: actor.name)
+        } catch {
+            throw options.failure(error, key: nil)
         }
-        if options.json { return print(Value.object(["ok": true, "removed": .int(count)]).json) }
-        print((count > 0 ? Message.removedRuntimeOverrides(count) : .noRuntimeOverrides).text)
+        if options.json { return print(Value.object(["ok": true, "removed": .int(keys.count)]).json) }
+        print((keys.isEmpty ? Message.noRuntimeOverrides : .removedRuntimeOverrides(keys.count)).text)
     }
 }
 
@@ -243,13 +242,13 @@ extension GlobalOptions {
         failure([board.registry.unknownKeyMessage(key).diagnostic], fields: ["key": .string(key)])
     }
 
-    /// Reports a refused write (an unknown key, a value that does not fit, a store that failed) and returns the
-    /// exit status to throw. With `--json`: `key` and `error` (the message, without its hint) beside the
-    /// diagnostic.
-    func failure(_ error: Board.SetError) -> ExitCode {
+    /// Reports a refused write (an unknown key, a value that does not fit, a store that failed) of `key` (`nil`:
+    /// of every key) and returns the exit status to throw. With `--json`: `key` and `error` (the message, without
+    /// its hint) beside the diagnostic.
+    func failure(_ error: Board.SetError, key: String?) -> ExitCode {
         let diagnostic = error.diagnostic
         var fields: [String: Value] = ["error": .string(diagnostic.message)]
-        if let key = error.key { fields["key"] = .string(key) }
+        if let key { fields["key"] = .string(key) }
         return failure([diagnostic], fields: fields)
     }
 }

@@ -29,7 +29,7 @@ struct StaleCommandTests {
             Served one value to everyone for 30 days (1):
               flags/app.yaml:18  app.new_flow  serves true; no override change in the audit log
 
-            Note: the audit log is empty: the flags listed as constant are so by their definitions and by what the log holds; an override changed before it, or in another store (--store URL), is not seen.
+            Note: the audit log is empty: the flags listed as constant are so by their definitions alone; an override set in another store (--store URL) is not seen.
 
             3 of 5 definitions can go: 1 expired, 1 unreferenced, 1 constant.
 
@@ -134,7 +134,7 @@ struct StaleCommandTests {
             Keys clients asked for that no file defines (1):
               app.new_flwo  2 lookups: did you mean 'app.new_flow'?
 
-            Note: the audit log is empty: the flags listed as constant are so by their definitions and by what the log holds; an override changed before it, or in another store (--store URL), is not seen.
+            Note: the audit log is empty: the flags listed as constant are so by their definitions alone; an override set in another store (--store URL) is not seen.
 
             Note: the server has counted evaluations only since 
             """))

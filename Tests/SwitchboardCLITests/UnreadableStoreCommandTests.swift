@@ -28,17 +28,29 @@ import Testing
         #expect(project.read(".switchboard/overrides.json") == garbage)
     }
 
-    @Test func aWriteRefusesAndLeavesTheFile() throws {
+    // Each refuses and says why once; `reset KEY` does not claim the key has no override, since the store that
+    // would hold it cannot be read.
+    @Test(arguments: [["set", "app.new_flow", "true"], ["reset", "app.new_flow"], ["reset", "--all"]])
+    func aWriteRefusesAndLeavesTheFile(_ command: [String]) throws {
         let project = corruptProject()
-        let set = try runSwitchboard(["set", "--json", "--flags", project.flags, "app.new_flow", "true"])
-        #expect(set.status == 1)
-        let object = try #require(try Value(json: set.stdout).objectValue)
+        let text = try runSwitchboard(command + ["--flags", project.flags])
+        #expect(text.status == 1)
+        #expect(text.stderr.components(separatedBy: "is corrupt").count == 2, "\(text.stderr)")
+        #expect(text.stdout == "")
+        let json = try runSwitchboard(command + ["--json", "--flags", project.flags])
+        #expect(json.status == 1)
+        let object = try #require(try Value(json: json.stdout).objectValue)
         #expect(object["ok"] == false)
         #expect(object["error"]?.stringValue?.contains("is corrupt") == true)
-        let reset = try runSwitchboard(["reset", "--all", "--flags", project.flags])
-        #expect(reset.status == 1)
-        #expect(reset.stderr.contains("is corrupt"))
+        if command.count == 3 || command.last == "app.new_flow" { #expect(object["key"] == "app.new_flow") }
         #expect(project.read(".switchboard/overrides.json") == garbage)
+    }
+
+    @Test func explainSaysTheRuntimeLayerIsUnknown() throws {
+        let project = corruptProject()
+        let explain = try runSwitchboard(["explain", "--flags", project.flags, "app.new_flow"])
+        #expect(explain.stdout.contains("runtime  —              unknown: the override store "), "\(explain.stdout)")
+        #expect(!explain.stdout.contains("no runtime override"))
     }
 
     @Test func aReadableStoreExitsZero() throws {

@@ -122,4 +122,23 @@ struct SetExpiryTests {
         let log = session.execute("log").output
         #expect(log.contains("expired: true → (none)"))
     }
+
+    // An expired override counts for no one: reset and reset --all have nothing to remove, and write nothing (the
+    // log's last entry stays the expiry, not a removal of a value nobody was served).
+    @Test func resetHasNothingToRemoveOnceTheOverrideExpired() throws {
+        let session = try session()
+        _ = session.execute("set --for 30m app.new_flow true")
+        _ = session.execute("set app.theme dark")
+        clock.advance(by: 1_800)
+        let log = session.execute("log").output
+        // (This clock never wakes the board, so the value it then names is not the point; nothing is removed.)
+        #expect(session.execute("reset app.new_flow").output.hasPrefix("app.new_flow has no runtime override; "))
+        #expect(session.execute("reset --all").output.hasPrefix("removed 1 runtime override\n"))
+        #expect(session.execute("reset --all").output == "there are no runtime overrides\n")
+        // One record more: app.theme's removal; none for app.new_flow, whose last entry stays its expiry.
+        let after = session.execute("log").output.split(separator: "\n")
+        #expect(after.count == log.split(separator: "\n").count + 1)
+        #expect(after.filter { $0.contains("→ (none)") }.count == 2)
+        #expect(after.contains { $0.contains("app.theme") && $0.hasSuffix("dark → (none)") })
+    }
 }

@@ -40,12 +40,17 @@ struct ExpiryInputTests {
             + "offset such as +01:00)"),
         ("tomorrow", "--until takes an RFC 3339 time with a zone, such as 2026-12-01T09:00:00Z, not 'tomorrow'"),
         // Written as a time, but no such moment: not called "no RFC 3339 time".
-        ("2027-02-30T10:00:00Z", "--until '2027-02-30T10:00:00Z' is no real time: check the day of the month, the "
-            + "hours (00–23), the minutes and the seconds (00–59)"),
-        ("2026-12-02T25:00:00+01:00", "--until '2026-12-02T25:00:00+01:00' is no real time: check the day of the "
-            + "month, the hours (00–23), the minutes and the seconds (00–59)"),
+        ("2027-02-30T10:00:00Z", "--until '2027-02-30T10:00:00Z' is no real time: check the month (01–12), the day "
+            + "of the month, the hours (00–23), the minutes and the seconds (00–59)"),
+        ("2026-12-02T25:00:00.5+01:00", "--until '2026-12-02T25:00:00.5+01:00' is no real time: check the month "
+            + "(01–12), the day of the month, the hours (00–23), the minutes and the seconds (00–59)"),
+        ("2026-13-02T10:00:00z", "--until '2026-13-02T10:00:00z' is no real time: check the month (01–12), the day "
+            + "of the month, the hours (00–23), the minutes and the seconds (00–59)"),
+        // Not written as a time: the form is what is wrong.
         ("2026-12-0xT10:00:00Z", "--until takes an RFC 3339 time with a zone, such as 2026-12-01T09:00:00Z, not "
             + "'2026-12-0xT10:00:00Z'"),
+        ("2027-01-01T10:00:00-:0:00", "--until takes an RFC 3339 time with a zone, such as 2026-12-01T09:00:00Z, "
+            + "not '2027-01-01T10:00:00-:0:00'"),
         ("2026-12-01T09:00:00Z", "--until 2026-12-01T09:00:00Z is in the past (it is 2026-12-01T09:00:00.000Z now)"),
         ("2026-12-01T09:30:00+01:00", "--until 2026-12-01T09:30:00+01:00 is in the past (it is "
             + "2026-12-01T09:00:00.000Z now)"),

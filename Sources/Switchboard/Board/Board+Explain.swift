@@ -70,6 +70,10 @@ extension Board {
             } else if let (override, problem) = entry.rejected.first(where: { $0.override.layer == layer }) {
                 steps.append(Explanation.Step(layer: layer, value: override.value, origin: override.origin.description,
                                               status: .rejected(problem.description)))
+            } else if layer == .runtime, let problem = health.storeProblem {
+                // Not "no runtime override": the store could not be read, so whether it holds one is unknown.
+                steps.append(Explanation.Step(layer: layer, value: nil, origin: "unknown: \(problem.message)",
+                                              status: .absent))
             } else {
                 steps.append(Explanation.Step(layer: layer, value: nil, origin: nil, status: .absent))
             }

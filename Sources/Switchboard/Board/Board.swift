@@ -42,14 +42,6 @@ public final class Board: Sendable {
             return message?.diagnostic ?? .error(at: nil, description)
         }
 
-        /// The key refused (`nil` for a store error: it may concern the whole write).
-        package var key: String? {
-            switch self {
-            case .unknownKey(let key, _), .invalidValue(let key, _): key
-            case .store: nil
-            }
-        }
-
         /// A readable account, with a hint.
         public var description: String {
             switch self {
@@ -406,6 +398,42 @@ public final class Board: Sendable {
     public func resetAll(as attribution: Attribution) throws(SetError) -> UInt64 {
         let keys = engine.storedKeys
         return try write(keys.sorted().map { OverrideChange(key: $0, value: nil) }, by: attribution, condition: nil)
+    }
+
+    /// What `reset KEY` does in every face: removes the key's runtime override when it has one that counts now
+    /// (under its key or a key it was renamed from, fitting its definition or not, or orphaned), and says whether
+    /// it did; without one, nothing is written.
+    ///
+    /// - Throws: the store's error when it cannot be read (what it holds is then unknown, so nothing is said to be
+    ///   absent), `.unknownKey` for a key neither defined nor orphaned, or the write's error.
+    package func resetIfOverridden(_ key: String, actor: String) throws(SetError) -> Bool {
+        let live = Set(try liveOverrideKeys())
+        let snapshot = cell.snapshot
+        guard ([key] + (snapshot.registry[key]?.renamedFrom ?? [])).contains(where: live.contains) else {
+            guard snapshot.registry[key] != nil else {
+                throw .unknownKey(key, suggestions: snapshot.registry.suggestions(for: key))
+            }
+            return false
+        }
+        try reset(key, actor: actor)
+        return true
+    }
+
+    /// The keys whose runtime override counts now, orphans included, as `reset --all` in every face removes them
+    /// (``reset(keys:actor:)``). An expired override counts for no one and stays until its key is set or reset.
+    ///
+    /// - Throws: the store's error when it cannot be read: what it holds is then unknown.
+    package func liveOverrideKeys() throws(SetError) -> [String] {
+        switch engine.liveStoredKeys(at: clock.now()) {
+        case .success(let keys): keys.sorted()
+        case .failure(let problem): throw .store(problem)
+        }
+    }
+
+    /// Removes the runtime overrides of `keys` in one write logged as `actor`'s; with no keys, writes nothing.
+    package func reset(keys: [String], actor: String) throws(SetError) {
+        guard !keys.isEmpty else { return }
+        _ = try write(keys.map { OverrideChange(key: $0, value: nil) }, by: .unverified(actor), condition: nil)
     }
 
     /// The stored override of a key (its value, who set it, when, and its version), when it has one.

@@ -405,6 +405,15 @@ final class BoardEngine: Sendable {
     /// Every stored override's key.
     var storedKeys: [String] { state.withLock { Array($0.runtime.keys) } }
 
+    /// The keys of the stored overrides that count at `now` (orphans included), or the store's problem when it
+    /// could not be read: then what it holds is unknown.
+    func liveStoredKeys(at now: Double) -> Result<[String], StoreError> {
+        state.withLock { state in
+            if let problem = state.status.storeProblem { return .failure(problem) }
+            return .success(Array(state.live(at: now).keys))
+        }
+    }
+
     /// Checks once for changes made elsewhere: definition and override files (when watched), and the runtime
     /// store. The watcher calls this on every poll; the REPL calls it before each prompt.
     func checkForChanges() {

@@ -242,14 +242,6 @@ public final class Snapshot: Sendable {
         registry.position(of: key).map { table[$0] }
     }
 
-    /// Whether the key has a runtime override to remove: one in use, one skipped because it no longer fits the
-    /// definition, or an orphaned one (no definition has the key). What `reset` in every face asks first.
-    package func hasRuntimeOverride(_ key: String) -> Bool {
-        guard let entry = entry(key) else { return orphans[key] != nil }
-        return entry.overrides.contains { $0.layer == .runtime }
-            || entry.rejected.contains { $0.override.layer == .runtime }
-    }
-
     /// Resolves a key for a context.
     public func resolve(_ key: String, context: EvaluationContext = .empty) -> Resolution {
         guard let position = registry.position(of: key) else {

@@ -20,12 +20,32 @@ package enum Timestamp {
         hasZonedForm(text) ? parse(text) : nil
     }
 
-    /// Whether `text` is written as a time with a zone, made of digits and the separators of one, whatever its
-    /// numbers: what tells `2026-02-30T10:00:00Z` (no such day) from a text that is no time at all.
+    /// Whether `text` is written as a time with a zone, digit for digit (`dddd-dd-ddTdd:dd:dd`, a fraction, then
+    /// `Z` or `±dd:dd`), whatever its numbers: what tells `2026-02-30T10:00:00Z` (no such day) from a text that is
+    /// no time at all.
     package static func looksZoned(_ text: String) -> Bool {
-        hasZonedForm(text) && text.utf8.allSatisfy { byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || "-:.+TtZz ".utf8.contains(byte)
+        let bytes = Array(text.utf8)
+        guard hasZonedForm(text) else { return false }
+        func digits(_ range: Range<Int>) -> Bool {
+            range.upperBound <= bytes.count
+                && range.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[$0]) }
         }
+        func byte(_ index: Int, _ character: Unicode.Scalar) -> Bool {
+            index < bytes.count && bytes[index] == UInt8(ascii: character)
+        }
+        guard digits(0..<4), byte(4, "-"), digits(5..<7), byte(7, "-"), digits(8..<10), digits(11..<13),
+              byte(13, ":"), digits(14..<16), byte(16, ":"), digits(17..<19)
+        else { return false }
+        var index = 19
+        if byte(index, ".") {
+            let start = index + 1
+            index = start
+            while digits(index..<(index + 1)) { index += 1 }
+            guard index > start else { return false }
+        }
+        if index == bytes.count - 1 { return byte(index, "Z") || byte(index, "z") }
+        return index == bytes.count - 6 && (byte(index, "+") || byte(index, "-")) && digits((index + 1)..<(index + 3))
+            && byte(index + 3, ":") && digits((index + 4)..<(index + 6))
     }
 
     /// A date and time separator at the 11th byte, and a zone at the end (`Z`, or an offset such as `+01:00`).

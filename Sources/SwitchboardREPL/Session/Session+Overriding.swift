@@ -49,44 +49,45 @@ extension Session {
     }
 
     func reset(_ key: String) -> Reply {
-        let snapshot = board.snapshot
-        let entry = snapshot.entry(key)
-        guard snapshot.hasRuntimeOverride(key) else {
-            guard entry != nil else { return unknownKey(key) }
+        let removed: Bool
+        do {
+            removed = try board.resetIfOverridden(key, actor: actor)
+        } catch {
+            if case .unknownKey = error { return unknownKey(key) }
+            return failure(error, definition: nil)
+        }
+        guard board.registry[key] != nil else {
+            return Reply(output: Message.removedOrphanedOverride(key: key).text + "\n")
+        }
+        guard removed else {
             let resolution = board.resolve(key, context: context)
             let none = Message.noRuntimeOverride(key: key).text
             if resolution.isDisabled { return Reply(output: "\(none); \(Message.disabled.text)\n") }
             return Reply(output: "\(none); it is \(resolution.value?.plainText ?? "—") "
                 + terminal.dim("(\(source(of: resolution)))") + "\n")
         }
-        do {
-            try board.reset(key, actor: actor)
-        } catch {
-            return failure(error, definition: nil)
-        }
-        guard entry != nil else { return Reply(output: Message.removedOrphanedOverride(key: key).text + "\n") }
         return changed(key)
     }
 
     func resetAll() -> Reply {
-        let count: Int
+        let keys: [String]
         do {
-            count = try board.store.read().entries.count
+            keys = try board.liveOverrideKeys()
         } catch {
-            return failure(error.message, hint: error.hint)
+            return failure(error, definition: nil)
         }
-        guard count > 0 else { return Reply(output: Message.noRuntimeOverrides.text + "\n") }
-        let question = count == 1 ? "Remove the runtime override?" : "Remove all \(count) runtime overrides?"
+        guard !keys.isEmpty else { return Reply(output: Message.noRuntimeOverrides.text + "\n") }
+        let question = keys.count == 1 ? "Remove the runtime override?" : "Remove all \(keys.count) runtime overrides?"
         if let confirm, !confirm(question + " [y/N] ") {
             return Reply(output: "nothing was removed\n")
         }
         do {
-            try board.resetAll(actor: actor)
+            try board.reset(keys: keys, actor: actor)
         } catch {
             return failure(error, definition: nil)
         }
         let changes = tracker.changes(board: board, context: context)
-        var output = Message.removedRuntimeOverrides(count).text + "\n"
+        var output = Message.removedRuntimeOverrides(keys.count).text + "\n"
         for change in changes { output += "  " + change.rendered(terminal: terminal) + "\n" }
         return Reply(output: output)
     }

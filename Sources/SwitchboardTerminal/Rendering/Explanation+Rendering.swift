@@ -15,7 +15,7 @@ extension Explanation {
             var origin = step.origin ?? ""
             if step.layer == .env && step.value == nil { origin = "\(environmentVariable) not set" }
             if step.layer == .file && step.value == nil { origin = "no override file sets it" }
-            if step.layer == .runtime && step.value == nil { origin = "no runtime override" }
+            if step.layer == .runtime && step.value == nil && step.origin == nil { origin = "no runtime override" }
             let status: String = switch step.status {
             case .winner: terminal.green("← wins")
             case .shadowed: terminal.dim("(shadowed)")

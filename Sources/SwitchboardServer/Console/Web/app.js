@@ -615,14 +615,9 @@ const keyPath = (key) => encodeURIComponent(key);
       : await plainRequest;
     const plain = state.context ? await plainRequest : result;
     if (state.selected !== key) return;
-    const missing = result.status === 404;
-    $('detail').classList.toggle('missing', missing);
-    $('flag-missing').hidden = !missing;
-    if (missing) return showMissing(result.data || {});
-    if (!result.ok) {
-      setText('explain-summary', problem(result));
-      return;
-    }
+    $('detail').classList.toggle('missing', !result.ok);
+    $('flag-missing').hidden = result.ok;
+    if (!result.ok) return showMissing(result);
     state.explained = result.data;
     renderDetail(result.data.flag, result.data.explanation, plain.ok ? plain.data.flag : result.data.flag,
       result.data.targeting);
@@ -634,17 +629,20 @@ const keyPath = (key) => encodeURIComponent(key);
   }
 
   /**
-   * An address that names no definition (mistyped, or the flag was retired): the server's answer, and the keys it
-   * suggests as links to their pages, in place of the tabs (which would show nothing, or the last flag's).
+   * A flag page the server did not answer, in place of the tabs (which would show nothing, or the last flag's): for
+   * an address that names no definition (mistyped, or the flag was retired), the server's answer and the keys it
+   * suggests as links to their pages; for any other failure, the server's message.
    */
-  function showMissing(data) {
+  function showMissing(result) {
     state.explained = null;
     clear($('detail-badges'));
     setText('detail-description', '');
     const box = $('flag-missing');
     clear(box);
-    box.append(el('p', { class: 'error', role: 'alert', text: data.error || 'no definition has this key' }));
-    const suggestions = data.suggestions || [];
+    const suggestions = (result.status === 404 && result.data && result.data.suggestions) || [];
+    // The suggestions are links below, so the hint that names them in words is left out.
+    box.append(el('p', { class: 'error', role: 'alert',
+      text: suggestions.length ? result.data.error : problem(result) }));
     if (suggestions.length) {
       const list = el('ul');
       for (const key of suggestions) list.append(el('li', null, el('a', { href: flagHash(key), text: key })));
