@@ -125,4 +125,20 @@ import Testing
             #expect(try board.store.auditLog(limit: 10).count == 1)
         }
     }
+
+    // An expired override counts for no one: removing every override does not log its removal, as reset --all
+    // does not.
+    @Test func removingEveryOverrideLeavesAnExpiredOneOut() async throws {
+        try await withServer { board, clock, client in
+            let expiry = Self.time(clock.now() + 60)
+            #expect(try await Self.put(client, #"{"value": true, "expires_at": "\#(expiry)"}"#).status == .ok)
+            try board.set("app.ratio", to: 0.25, actor: "t")
+            clock.advance(by: 61)
+            let removed = try await client.send(.delete, "/v1/overrides", headers: [.authorization: "Bearer admin"])
+            #expect(removed.status == .ok)
+            let records = try board.store.auditLog(limit: 10)
+            #expect(records.map(\.key) == ["app.new_flow", "app.ratio", "app.ratio"])
+            #expect(records.last?.new == nil)
+        }
+    }
 }

@@ -387,17 +387,17 @@ public final class Board: Sendable {
         try reset(key.key, actor: actor, expectedVersion: expectedVersion)
     }
 
-    /// Removes every runtime override, orphans included, logged as an unverified write of `actor`.
+    /// Removes every runtime override that counts now, orphans included, logged as an unverified write of `actor`.
     @discardableResult
     public func resetAll(actor: String) throws(SetError) -> UInt64 {
         try resetAll(as: .unverified(actor))
     }
 
-    /// Removes every runtime override, orphans included, logged with `attribution`.
+    /// Removes every runtime override that counts now, orphans included, logged with `attribution`. An expired
+    /// override counts for no one: it is not logged as removed, and stays until its key is set or reset.
     @discardableResult
     public func resetAll(as attribution: Attribution) throws(SetError) -> UInt64 {
-        let keys = engine.storedKeys
-        return try write(keys.sorted().map { OverrideChange(key: $0, value: nil) }, by: attribution, condition: nil)
+        try write(liveOverrideKeys().map { OverrideChange(key: $0, value: nil) }, by: attribution, condition: nil)
     }
 
     /// What `reset KEY` does in every face: removes the key's runtime override when it has one that counts now
@@ -430,7 +430,8 @@ public final class Board: Sendable {
         }
     }
 
-    /// Removes the runtime overrides of `keys` in one write logged as `actor`'s; with no keys, writes nothing.
+    /// Removes the runtime overrides of `keys` (``liveOverrideKeys()``, read before a confirmation) in one write
+    /// logged as `actor`'s; with no keys, writes nothing.
     package func reset(keys: [String], actor: String) throws(SetError) {
         guard !keys.isEmpty else { return }
         _ = try write(keys.map { OverrideChange(key: $0, value: nil) }, by: .unverified(actor), condition: nil)

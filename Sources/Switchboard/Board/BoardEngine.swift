@@ -402,9 +402,6 @@ final class BoardEngine: Sendable {
     /// The store's version as last read or written.
     var storeVersion: UInt64 { state.withLock { $0.storeVersion } }
 
-    /// Every stored override's key.
-    var storedKeys: [String] { state.withLock { Array($0.runtime.keys) } }
-
     /// The keys of the stored overrides that count at `now` (orphans included), or the store's problem when it
     /// could not be read: then what it holds is unknown.
     func liveStoredKeys(at now: Double) -> Result<[String], StoreError> {
