@@ -102,7 +102,7 @@ struct AccessCommand: ParsableCommand {
                 for warning in warnings { Terminal.standardError.print(diagnostic: warning) }
                 contents = loaded
             } catch {
-                for diagnostic in error.diagnostics { Terminal.standardError.print(diagnostic: diagnostic) }
+                Diagnostic.reportFailure(error.diagnostics, json: json)
                 throw ExitCode(1)
             }
             if json {

@@ -225,16 +225,10 @@ struct GlobalOptions: ParsableArguments {
         if board.health.storeProblem != nil { throw ExitCode(1) }
     }
 
-    /// Reports what stopped a command, and returns exit status 1 to throw. With `--json` it is one object on
-    /// standard output, `{"ok": false, "diagnostics": [...]}` with `fields` beside (every command with the shared
-    /// options fails in this shape); otherwise each diagnostic goes to standard error.
+    /// Reports what stopped a command (``Diagnostic/reportFailure(_:json:fields:)``: with `--json`, one object on
+    /// standard output), and returns exit status 1 to throw.
     func failure(_ diagnostics: [Diagnostic], fields: [String: Value] = [:]) -> ExitCode {
-        if json {
-            let object = fields.merging(["ok": false, "diagnostics": .list(diagnostics.map(\.jsonValue))]) { $1 }
-            print(Value.object(object).json)
-        } else {
-            for diagnostic in diagnostics { Terminal.standardError.print(diagnostic: diagnostic) }
-        }
+        Diagnostic.reportFailure(diagnostics, json: json, fields: fields)
         return ExitCode(1)
     }
 

@@ -41,10 +41,13 @@ public struct RefsCommand: ParsableCommand {
     public func run() throws {
         let report = DefinitionLoader.load(directory: flags)
         let errorOutput = Terminal.standardError
-        for diagnostic in report.diagnostics where diagnostic.isError { errorOutput.print(diagnostic: diagnostic) }
         if report.hasErrors {
+            Diagnostic.reportFailure(report.errors, json: json)
             let count = report.errors.count
-            errorOutput.write("\(count) error\(count == 1 ? "" : "s") in the definitions; no references were read.\n")
+            if !json {
+                errorOutput.write(
+                    "\(count) error\(count == 1 ? "" : "s") in the definitions; no references were read.\n")
+            }
             throw ExitCode(1)
         }
         let (references, files) = self.references.report(registry: report.registry, flags: flags)

@@ -75,5 +75,13 @@ import Testing
         #expect(diagnostic["file"] != nil && diagnostic["line"] == 4)
         let missing = try failure(runSwitchboard(["log", "--json", "--flags", project.path + "/nowhere"]))
         #expect(try self.diagnostic(missing)["hint"]?.stringValue?.contains("--flags DIR") == true)
+        // The commands without the shared options fail in the same shape.
+        let refs = try failure(runSwitchboard(["refs", "--json", "--flags", project.flags], in: project.path))
+        #expect(try self.diagnostic(refs)["line"] == 4)
+        let access = project.write("access.yaml", "people:\n  - name: ana\n    roles: [nope]\n")
+        let list = try runSwitchboard(["access", "list", "--json", "--access-file", access])
+        #expect(list.status == 1)
+        let people = try #require(try Value(json: list.stdout).objectValue)
+        #expect(people["ok"] == false && people["diagnostics"]?.listValue?.isEmpty == false)
     }
 }
