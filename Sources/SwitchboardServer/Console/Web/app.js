@@ -617,7 +617,7 @@ const keyPath = (key) => encodeURIComponent(key);
     if (state.selected !== key) return;
     $('detail').classList.toggle('missing', !result.ok);
     $('flag-missing').hidden = result.ok;
-    if (!result.ok) return showMissing(result);
+    if (!result.ok) return showUnanswered(result);
     state.explained = result.data;
     renderDetail(result.data.flag, result.data.explanation, plain.ok ? plain.data.flag : result.data.flag,
       result.data.targeting);
@@ -633,7 +633,7 @@ const keyPath = (key) => encodeURIComponent(key);
    * an address that names no definition (mistyped, or the flag was retired), the server's answer and the keys it
    * suggests as links to their pages; for any other failure, the server's message.
    */
-  function showMissing(result) {
+  function showUnanswered(result) {
     state.explained = null;
     clear($('detail-badges'));
     setText('detail-description', '');
