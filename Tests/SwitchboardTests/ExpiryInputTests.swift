@@ -41,12 +41,20 @@ struct ExpiryInputTests {
         ("tomorrow", "--until takes an RFC 3339 time with a zone, such as 2026-12-01T09:00:00Z, not 'tomorrow'"),
         // Written as a time, but no such moment: not called "no RFC 3339 time".
         ("2027-02-30T10:00:00Z", "--until '2027-02-30T10:00:00Z' is no real time: check the month (01–12), the day "
-            + "of the month, the hours (00–23), the minutes and the seconds (00–59)"),
+            + "of the month, the hours (00–23), the minutes and the seconds (00–59), and the offset (up to ±23:59)"),
         ("2026-12-02T25:00:00.5+01:00", "--until '2026-12-02T25:00:00.5+01:00' is no real time: check the month "
-            + "(01–12), the day of the month, the hours (00–23), the minutes and the seconds (00–59)"),
+            + "(01–12), the day of the month, the hours (00–23), the minutes and the seconds (00–59), and the offset (up to ±23:59)"),
         ("2026-13-02T10:00:00z", "--until '2026-13-02T10:00:00z' is no real time: check the month (01–12), the day "
-            + "of the month, the hours (00–23), the minutes and the seconds (00–59)"),
+            + "of the month, the hours (00–23), the minutes and the seconds (00–59), and the offset (up to ±23:59)"),
+        // An offset past ±23:59 names no zone.
+        ("2027-01-01T10:00:00+25:00", "--until '2027-01-01T10:00:00+25:00' is no real time: check the month "
+            + "(01–12), the day of the month, the hours (00–23), the minutes and the seconds (00–59), and the offset "
+            + "(up to ±23:59)"),
         // Not written as a time: the form is what is wrong.
+        ("2027-01-01T10:00:00.Z", "--until takes an RFC 3339 time with a zone, such as 2026-12-01T09:00:00Z, not "
+            + "'2027-01-01T10:00:00.Z'"),
+        ("2027-01-01T10-00-00Z", "--until takes an RFC 3339 time with a zone, such as 2026-12-01T09:00:00Z, not "
+            + "'2027-01-01T10-00-00Z'"),
         ("2026-12-0xT10:00:00Z", "--until takes an RFC 3339 time with a zone, such as 2026-12-01T09:00:00Z, not "
             + "'2026-12-0xT10:00:00Z'"),
         ("2027-01-01T10:00:00-:0:00", "--until takes an RFC 3339 time with a zone, such as 2026-12-01T09:00:00Z, "

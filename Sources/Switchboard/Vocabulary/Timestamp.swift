@@ -69,32 +69,45 @@ package enum Timestamp {
         byte == UInt8(ascii: "T") || byte == UInt8(ascii: "t") || byte == UInt8(ascii: " ")
     }
 
+    /// `2026-12-01`, or a date and time as RFC 3339 writes them (`2026-12-01T10:00:00`, with an optional fraction of
+    /// at least one digit and an optional zone: `Z` or an offset from `-23:59` to `+23:59`), as seconds since the
+    /// epoch; `nil` for anything else. Every field is exactly its digits: no sign, no space, no missing separator.
     static func parse(_ text: String) -> Double? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 10, let day = Day(String(decoding: bytes[0..<10], as: UTF8.self)) else { return nil }
         var seconds = Double(day.daysSinceEpoch) * 86_400
         guard bytes.count > 10 else { return seconds }
-        guard isDateTimeSeparator(bytes[10]), bytes.count >= 19 else { return nil }
-        func number(_ range: Range<Int>) -> Int? { Int(String(decoding: bytes[range], as: UTF8.self)) }
-        guard let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+        func isDigit(_ index: Int) -> Bool { index < bytes.count && (0x30...0x39).contains(bytes[index]) }
+        func isByte(_ index: Int, _ character: Unicode.Scalar) -> Bool {
+            index < bytes.count && bytes[index] == UInt8(ascii: character)
+        }
+        /// The two digits at `index`, as a number.
+        func twoDigits(_ index: Int) -> Int? {
+            guard isDigit(index), isDigit(index + 1) else { return nil }
+            return Int(bytes[index] - 0x30) * 10 + Int(bytes[index + 1] - 0x30)
+        }
+        guard isDateTimeSeparator(bytes[10]), isByte(13, ":"), isByte(16, ":"),
+              let hour = twoDigits(11), let minute = twoDigits(14), let second = twoDigits(17),
               hour < 24, minute < 60, second < 61
         else { return nil }
         seconds += Double(hour * 3600 + minute * 60 + second)
         var index = 19
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+        if isByte(index, ".") {
             let start = index
             index += 1
-            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+            while isDigit(index) { index += 1 }
+            guard index > start + 1 else { return nil }
             seconds += Double("0" + String(decoding: bytes[start..<index], as: UTF8.self)) ?? 0
         }
         guard index < bytes.count else { return seconds }
-        if bytes[index] == UInt8(ascii: "Z") || bytes[index] == UInt8(ascii: "z") {
+        if isByte(index, "Z") || isByte(index, "z") {
             return index + 1 == bytes.count ? seconds : nil
         }
-        guard bytes.count == index + 6, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"),
-              let offsetHours = number(index + 1..<index + 3), let offsetMinutes = number(index + 4..<index + 6)
+        guard bytes.count == index + 6, isByte(index, "+") || isByte(index, "-"), isByte(index + 3, ":"),
+              let offsetHours = twoDigits(index + 1), let offsetMinutes = twoDigits(index + 4),
+              offsetHours < 24, offsetMinutes < 60
         else { return nil }
         let offset = Double(offsetHours * 3600 + offsetMinutes * 60)
-        return bytes[index] == UInt8(ascii: "+") ? seconds - offset : seconds + offset
+        return isByte(index, "+") ? seconds - offset : seconds + offset
     }
 }

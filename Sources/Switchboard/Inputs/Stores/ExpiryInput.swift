@@ -52,7 +52,7 @@ package enum ExpiryInput {
             }
             if Timestamp.looksZoned(text) {
                 throw Problem(message: "\(name) '\(text)' is no real time: check the month (01–12), the day of the "
-                    + "month, the hours (00–23), the minutes and the seconds (00–59)")
+                    + "month, the hours (00–23), the minutes and the seconds (00–59), and the offset (up to ±23:59)")
             }
             throw Problem(message: "\(name) takes an RFC 3339 time with a zone, such as 2026-12-01T09:00:00Z, "
                 + "not '\(text)'")
