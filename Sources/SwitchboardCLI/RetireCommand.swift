@@ -45,7 +45,7 @@ struct RetireCommand: ParsableCommand {
         let errorOutput = Terminal.standardError
         if loaded.hasErrors {
             for diagnostic in loaded.errors { errorOutput.print(diagnostic: diagnostic) }
-            errorOutput.write("\(Message.count(loaded.errors.count, "error")) in the definitions; nothing was retired.\n")
+            errorOutput.write(Message.stopped(byErrors: loaded.errors.count, "nothing was retired"))
             throw ExitCode(1)
         }
         let plan: Retirement

@@ -158,8 +158,8 @@ struct ServeCommand: AsyncParsableCommand {
             return board
         } catch {
             for diagnostic in error.diagnostics { Terminal.standardError.print(diagnostic: diagnostic) }
-            let count = error.diagnostics.count(where: \.isError)
-            Terminal.standardError.write("\(count) error\(count == 1 ? "" : "s") in the definitions; not serving.\n")
+            Terminal.standardError.write(
+                Message.stopped(byErrors: error.diagnostics.count(where: \.isError), "not serving"))
             throw ExitCode(1)
         }
     }

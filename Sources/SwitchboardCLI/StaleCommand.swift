@@ -67,8 +67,7 @@ struct StaleCommand: AsyncParsableCommand {
         if loaded.hasErrors {
             let status = options.failure(loaded.errors)
             if !options.json {
-                errorOutput.write(
-                    "\(Message.count(loaded.errors.count, "error")) in the definitions; nothing was read.\n")
+                errorOutput.write(Message.stopped(byErrors: loaded.errors.count, "nothing was read"))
             }
             throw status
         }

@@ -211,8 +211,9 @@ struct GlobalOptions: ParsableArguments {
         } catch {
             let status = failure(error.diagnostics)
             if !json {
-                let count = error.diagnostics.count(where: \.isError)
-                Terminal.standardError.write("\(count) error\(count == 1 ? "" : "s") in the definitions or override files; nothing was evaluated.\n")
+                Terminal.standardError.write(Message.stopped(
+                    byErrors: error.diagnostics.count(where: \.isError), in: "the definitions or override files",
+                    "nothing was evaluated"))
             }
             throw status
         }

@@ -73,15 +73,14 @@ public struct GenerateCommand: ParsableCommand {
         let errorOutput = Terminal.standardError
         for diagnostic in report.diagnostics { errorOutput.print(diagnostic: diagnostic) }
         if report.hasErrors {
-            let count = report.errors.count
-            errorOutput.write("\(count) error\(count == 1 ? "" : "s") in the definitions; nothing was generated.\n")
+            errorOutput.write(Message.stopped(byErrors: report.errors.count, "nothing was generated"))
             throw ExitCode(1)
         }
         let generated = AccessorGenerator(access: access.generatorAccess, today: day).generate(report.registry)
         for diagnostic in generated.diagnostics { errorOutput.print(diagnostic: diagnostic) }
         if generated.hasErrors {
-            let count = generated.diagnostics.count(where: \.isError)
-            errorOutput.write("\(count) error\(count == 1 ? "" : "s") in the Swift names; nothing was generated.\n")
+            errorOutput.write(Message.stopped(byErrors: generated.diagnostics.count(where: \.isError),
+                                              in: "the Swift names", "nothing was generated"))
             throw ExitCode(1)
         }
         guard let output else {

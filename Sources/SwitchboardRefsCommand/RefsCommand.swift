@@ -43,11 +43,7 @@ public struct RefsCommand: ParsableCommand {
         let errorOutput = Terminal.standardError
         if report.hasErrors {
             Diagnostic.reportFailure(report.errors, json: json)
-            let count = report.errors.count
-            if !json {
-                errorOutput.write(
-                    "\(count) error\(count == 1 ? "" : "s") in the definitions; no references were read.\n")
-            }
+            if !json { errorOutput.write(Message.stopped(byErrors: report.errors.count, "no references were read")) }
             throw ExitCode(1)
         }
         let (references, files) = self.references.report(registry: report.registry, flags: flags)

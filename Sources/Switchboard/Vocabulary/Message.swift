@@ -111,6 +111,19 @@ package enum Message: Sendable, Hashable {
         "\(number) \(noun)\(number == 1 ? "" : "s")"
     }
 
+    /// The line that ends a command stopped by errors in what it read, after the errors themselves, with its newline:
+    /// `2 errors in the definitions; nothing was generated.`
+    ///
+    /// - Parameters:
+    ///   - errors: how many errors there were.
+    ///   - source: what they were found in.
+    ///   - outcome: what the command therefore did not do.
+    package static func stopped(byErrors errors: Int, in source: String = "the definitions", _ outcome: String)
+        -> String
+    {
+        "\(count(errors, "error")) in \(source); \(outcome).\n"
+    }
+
     /// The message as a diagnostic without a place, for faces that render diagnostics.
     package var diagnostic: Diagnostic {
         .error(at: nil, text, hint: hint)

@@ -97,11 +97,10 @@ extension Session {
         reportedReloadErrors = board.health.reloadErrors
         let diagnostics = report.diagnostics.map { errorTerminal.render($0) + "\n" }.joined()
         guard !report.hasErrors else {
-            let errors = report.errors.count
-            let kept = board.registry.count
+            let errors = Message.count(report.errors.count, "error")
             return Reply(
-                errors: diagnostics + errorTerminal.red("\(errors) error\(errors == 1 ? "" : "s") in the definitions")
-                    + "; still using the last good definitions (\(kept) key\(kept == 1 ? "" : "s"))\n",
+                errors: diagnostics + errorTerminal.red(errors + " in the definitions")
+                    + "; still using the last good definitions (\(Message.count(board.registry.count, "key")))\n",
                 succeeded: false)
         }
         let files = report.registry.files.count
