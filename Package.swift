@@ -228,6 +228,7 @@ let package = Package(
             dependencies: [
                 "Switchboard",
                 "SwitchboardTerminal",
+                "LineEditor",
                 "SwitchboardREPL",
                 "SwitchboardCodegen",
                 "SwitchboardGenerateCommand",

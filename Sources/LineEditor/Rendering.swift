@@ -3,7 +3,7 @@
 /// An approximation of `wcwidth`: East Asian wide characters and emoji take two cells, control
 /// characters none, everything else one. A `Character` is measured by its first scalar, since combining
 /// marks and joiners after it draw in the same cells.
-enum DisplayWidth {
+package enum DisplayWidth {
     /// Scalar ranges drawn two cells wide: Hangul Jamo, CJK, full-width forms and the emoji blocks.
     private static let wideRanges: [ClosedRange<UInt32>] = [
         0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
@@ -12,12 +12,12 @@ enum DisplayWidth {
     ]
 
     /// Whether a character is a control character (C0, DEL or C1), which terminals act on, not draw.
-    static func isControl(_ character: Character) -> Bool {
+    package static func isControl(_ character: Character) -> Bool {
         character.unicodeScalars.first?.properties.generalCategory == .control
     }
 
     /// The cells one character takes.
-    static func of(_ character: Character) -> Int {
+    package static func of(_ character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
         if isControl(character) {
             return 0
@@ -30,8 +30,30 @@ enum DisplayWidth {
     }
 
     /// The cells a string takes, counting every character (escape sequences included; see `ofPrompt`).
-    static func of(_ text: some Sequence<Character>) -> Int {
+    package static func of(_ text: some Sequence<Character>) -> Int {
         text.reduce(0) { $0 + of($1) }
+    }
+
+    /// `text` and then spaces up to `cells` cells; `text` as it is when it takes that many or more (it is never cut:
+    /// see ``fitted(_:to:)``).
+    package static func padded(_ text: String, to cells: Int) -> String {
+        let width = of(text)
+        return width >= cells ? text : text + String(repeating: " ", count: cells - width)
+    }
+
+    /// `text` cut to at most `cells` cells (at least one), ending in `…` where it was cut; a character two cells wide
+    /// is never halved.
+    package static func fitted(_ text: String, to cells: Int) -> String {
+        guard of(text) > cells else { return text }
+        var kept = ""
+        var width = 0
+        for character in text {
+            let next = of(character)
+            guard width + next <= cells - 1 else { break }
+            kept.append(character)
+            width += next
+        }
+        return kept + "…"
     }
 
     /// The cells a prompt takes on screen: like `of`, but ANSI control sequences (`ESC [ ... m` colours

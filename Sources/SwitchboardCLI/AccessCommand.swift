@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LineEditor
 import Switchboard
 import SwitchboardServer
 import SwitchboardTerminal
@@ -123,9 +124,9 @@ struct AccessCommand: ParsableCommand {
                 terminal.write("no people in \(path); add one with `switchboard access add NAME --role read`\n")
                 return
             }
-            let width = contents.people.map(\.name.count).max() ?? 0
+            let width = contents.people.map { DisplayWidth.of($0.name) }.max() ?? 0
             for person in contents.people {
-                let name = person.name.padding(toLength: max(width, 4), withPad: " ", startingAt: 0)
+                let name = DisplayWidth.padded(person.name, to: max(width, 4))
                 terminal.write("\(terminal.bold(name))  \(person.grant)  "
                                + terminal.dim("sha256 " + person.tokenSHA256.prefix(12) + "…") + "\n")
             }

@@ -1,4 +1,5 @@
 import Foundation
+import LineEditor
 public import Switchboard
 
 extension Explanation {
@@ -9,9 +10,12 @@ extension Explanation {
         var out = terminal.bold(key) + " (\(definition.kind.rawValue), \(definition.type.rawValue))"
         if let description = definition.description { out += " — \(description)" }
         out += "\n"
-        for step in steps {
+        // The value column as wide as its widest value (`shortText` cuts at 30 characters), so none is cut here.
+        let values = steps.map { $0.value.map(\.shortText) ?? "—" }
+        let valueWidth = max(14, values.map(DisplayWidth.of).max() ?? 0)
+        for (step, value) in zip(steps, values) {
             let layer = step.layer.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-            let value = (step.value.map(\.shortText) ?? "—").padding(toLength: 14, withPad: " ", startingAt: 0)
+            let value = DisplayWidth.padded(value, to: valueWidth)
             var origin = step.origin ?? ""
             if step.layer == .env && step.value == nil { origin = "\(environmentVariable) not set" }
             if step.layer == .file && step.value == nil { origin = "no override file sets it" }
