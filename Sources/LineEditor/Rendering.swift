@@ -22,6 +22,12 @@ package enum DisplayWidth {
         if isControl(character) {
             return 0
         }
+        // Zero-width spaces and joiners, and a mark with nothing before it to draw on, take no cell; a soft hyphen
+        // is drawn.
+        switch first.properties.generalCategory {
+        case .format where first != "\u{AD}", .nonspacingMark, .enclosingMark: return 0
+        default: break
+        }
         // An emoji with a presentation selector (❤️) is drawn as a wide emoji.
         if first.properties.isEmojiPresentation || character.unicodeScalars.contains("\u{FE0F}") {
             return 2
@@ -32,6 +38,25 @@ package enum DisplayWidth {
     /// The cells a string takes, counting every character (escape sequences included; see `ofPrompt`).
     package static func of(_ text: some Sequence<Character>) -> Int {
         text.reduce(0) { $0 + of($1) }
+    }
+
+    /// `text` on one line, for a table cell: each control character (a line break, a tab, an escape) written as
+    /// `\n`, `\t`, `\r` or `\u001b`, so that it neither breaks the row nor reaches the terminal.
+    package static func oneLine(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        var line = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": line += "\\n"
+            case "\t": line += "\\t"
+            case "\r": line += "\\r"
+            case _ where scalar.properties.generalCategory == .control:
+                let hex = String(scalar.value, radix: 16)
+                line += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            default: line.unicodeScalars.append(scalar)
+            }
+        }
+        return line
     }
 
     /// `text` and then spaces up to `cells` cells; `text` as it is when it takes that many or more (it is never cut:

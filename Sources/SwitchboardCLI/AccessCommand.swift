@@ -124,10 +124,14 @@ struct AccessCommand: ParsableCommand {
                 terminal.write("no people in \(path); add one with `switchboard access add NAME --role read`\n")
                 return
             }
-            let width = contents.people.map { DisplayWidth.of($0.name) }.max() ?? 0
-            for person in contents.people {
-                let name = DisplayWidth.padded(person.name, to: max(width, 4))
-                terminal.write("\(terminal.bold(name))  \(person.grant)  "
+            // The name and the grant padded to their widest, so the token column lines up.
+            let names = contents.people.map { DisplayWidth.oneLine($0.name) }
+            let grants = contents.people.map { "\($0.grant)" }
+            let nameWidth = max(names.map(DisplayWidth.of).max() ?? 0, 4)
+            let grantWidth = grants.map(DisplayWidth.of).max() ?? 0
+            for (index, person) in contents.people.enumerated() {
+                terminal.write(terminal.bold(DisplayWidth.padded(names[index], to: nameWidth)) + "  "
+                               + DisplayWidth.padded(grants[index], to: grantWidth) + "  "
                                + terminal.dim("sha256 " + person.tokenSHA256.prefix(12) + "…") + "\n")
             }
             if contents.anonymousRead { terminal.write(terminal.dim("OFREP answers without a token (anonymous_read)") + "\n") }

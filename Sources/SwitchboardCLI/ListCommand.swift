@@ -1,4 +1,5 @@
 import ArgumentParser
+import LineEditor
 import Switchboard
 import SwitchboardTerminal
 
@@ -42,13 +43,13 @@ struct ListCommand: ParsableCommand {
         var table = Table(header: ["KEY", "KIND", "TYPE", "DEFAULT", "VALUE", "LAYER", "DESCRIPTION"])
         for (entry, resolution) in rows {
             let definition = entry.definition
-            let value = resolution.value.map(\.plainText) ?? resolution.absentValueText
+            let value = resolution.value.map(\.lineText) ?? resolution.absentValueText
             let expiry = board.expiresText(of: definition.key, serving: resolution).map { " (\($0))" } ?? ""
             table.rows.append([
                 definition.key, definition.kind.rawValue, definition.type.rawValue,
-                definition.hasDefault ? definition.defaultValue.plainText : "—", value,
+                definition.hasDefault ? definition.defaultValue.lineText : "—", value,
                 resolution.isDisabled ? "disabled" : (resolution.layer?.rawValue ?? "") + expiry,
-                definition.description ?? "",
+                DisplayWidth.oneLine(definition.description ?? ""),
             ])
         }
         // DEFAULT, VALUE and DESCRIPTION give way, so the line fits the terminal (or 100 columns in a pipe).

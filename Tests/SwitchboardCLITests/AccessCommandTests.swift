@@ -33,7 +33,8 @@ struct AccessCommandTests {
         let list = try run(["access", "list", "--access-file", path])
         #expect(list.status == 0)
         #expect(list.stdout.contains("payments-bot  write in checkout, app  sha256 "))
-        #expect(list.stdout.contains("ana           admin  sha256 "))
+        // The grants are padded too, so the tokens' column lines up.
+        #expect(list.stdout.contains("ana           admin" + String(repeating: " ", count: 19) + "sha256 "))
         let json = try Value(json: try run(["access", "list", "--json", "--access-file", path]).stdout)
         #expect(json.objectValue?["people"]?.listValue?.compactMap { $0.objectValue?["name"]?.stringValue }
                     == ["payments-bot", "ana"])
@@ -43,6 +44,16 @@ struct AccessCommandTests {
         #expect(revoke.stdout == "revoked payments-bot in \(path)\n")
         let after = try Value(json: try run(["access", "list", "--json", "--access-file", path]).stdout)
         #expect(after.objectValue?["people"]?.listValue?.count == 1)
+    }
+
+    @Test(arguments: ["eve\tx", "eve\nx", "eve\u{1B}[31m"])
+    func refusesANameThatIsNotOneLineOfText(name: String) throws {
+        let path = project.file("access.yaml")
+        let add = try run(["access", "add", name, "--role", "read", "--access-file", path])
+        #expect(add.status == 1)
+        #expect(add.stderr.contains("a name must be one line of text, without tabs or control characters"),
+                "\(add.stderr)")
+        #expect(project.read("access.yaml") == nil)
     }
 
     @Test func refusesUsageMistakes() throws {

@@ -1,4 +1,5 @@
 import SwitchboardTerminal
+import SwitchboardTestSupport
 import Testing
 
 /// Tables measure text in terminal cells: a CJK character or an emoji takes two, so columns after it still line up,
@@ -27,9 +28,31 @@ import Testing
             """)
     }
 
+    @Test func aLineBreakOrATabInAValueOrDescriptionKeepsTheRowWhole() throws {
+        let project = TestProject(definitions: """
+            namespace: ui
+            preferences:
+              greeting:
+                type: string
+                default: "line1\\nline2\\tend"
+                description: |
+                  Two lines
+                  of description.
+            """, prefix: "switchboard-cli-test")
+        let list = try runSwitchboard(["list"], in: project.path, environment: ["COLUMNS": "200"])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.split(separator: "\n").map(String.init) == [
+            "KEY          KIND        TYPE    DEFAULT            VALUE              LAYER    DESCRIPTION",
+            "ui.greeting  preference  string  line1\\nline2\\tend  line1\\nline2\\tend  default  "
+                + "Two lines\\nof description.",
+        ])
+    }
+
     @Test func aCutCellKeepsItsEllipsisAndNeverHalvesAWideCharacter() {
-        let table = Table(header: ["KEY", "VALUE"], rows: [["k", "🎉 Welcome to the new checkout"], ["l", "日本語のテキストです"]])
-        let lines = table.render(terminal: Terminal(fd: 1, colors: false), width: 15, shrinking: [1]).split(separator: "\n")
+        let table = Table(header: ["KEY", "VALUE"],
+                          rows: [["k", "🎉 Welcome to the new checkout"], ["l", "日本語のテキストです"]])
+        let lines = table.render(terminal: Terminal(fd: 1, colors: false), width: 15, shrinking: [1])
+            .split(separator: "\n")
         #expect(lines == ["KEY  VALUE", "k    🎉 Welcom…", "l    日本語の…"])
     }
 }

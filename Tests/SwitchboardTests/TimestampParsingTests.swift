@@ -37,6 +37,9 @@ struct TimestampParsingTests {
         "2026-12-01T24:00:00Z",
         "2026-12-01T10:00:00ZZ",
         "2026-12-01T10:00:00 Z",
+        "2026-+1-01T10:00:00Z",  // nor in the date's
+        "2026-12-+1T10:00:00Z",
+        "2026-12-01T10:00:60Z",  // no leap second, as JavaScript's Date (the console) has none
     ])
     func refused(text: String) {
         #expect(Timestamp.parse(text) == nil)

@@ -72,15 +72,18 @@ package enum Timestamp {
     /// `2026-12-01`, or a date and time as RFC 3339 writes them (`2026-12-01T10:00:00`, with an optional fraction of
     /// at least one digit and an optional zone: `Z` or an offset from `-23:59` to `+23:59`), as seconds since the
     /// epoch; `nil` for anything else. Every field is exactly its digits: no sign, no space, no missing separator.
+    /// Seconds stop at 59, as JavaScript's `Date` (the console) reads them: a leap second names no moment here.
     static func parse(_ text: String) -> Double? {
         let bytes = Array(text.utf8)
-        guard bytes.count >= 10, let day = Day(String(decoding: bytes[0..<10], as: UTF8.self)) else { return nil }
-        var seconds = Double(day.daysSinceEpoch) * 86_400
-        guard bytes.count > 10 else { return seconds }
         func isDigit(_ index: Int) -> Bool { index < bytes.count && (0x30...0x39).contains(bytes[index]) }
         func isByte(_ index: Int, _ character: Unicode.Scalar) -> Bool {
             index < bytes.count && bytes[index] == UInt8(ascii: character)
         }
+        guard bytes.count >= 10, (0..<4).allSatisfy(isDigit), isByte(4, "-"), isDigit(5), isDigit(6), isByte(7, "-"),
+              isDigit(8), isDigit(9), let day = Day(String(decoding: bytes[0..<10], as: UTF8.self))
+        else { return nil }
+        var seconds = Double(day.daysSinceEpoch) * 86_400
+        guard bytes.count > 10 else { return seconds }
         /// The two digits at `index`, as a number.
         func twoDigits(_ index: Int) -> Int? {
             guard isDigit(index), isDigit(index + 1) else { return nil }
@@ -88,7 +91,7 @@ package enum Timestamp {
         }
         guard isDateTimeSeparator(bytes[10]), isByte(13, ":"), isByte(16, ":"),
               let hour = twoDigits(11), let minute = twoDigits(14), let second = twoDigits(17),
-              hour < 24, minute < 60, second < 61
+              hour < 24, minute < 60, second < 60
         else { return nil }
         seconds += Double(hour * 3600 + minute * 60 + second)
         var index = 19

@@ -27,8 +27,12 @@ public enum AccessFileEditor {
     /// - Throws: ``Refusal`` when the name is taken or reserved, a namespace is not a key prefix, or the file is
     ///   invalid.
     public static func add(name: String, grant: Grant, toFileAt path: String) throws(Refusal) -> String {
-        guard !name.isEmpty, !name.contains(where: \.isNewline) else {
-            throw Refusal(message: "a name must be one line of text", hint: "for example `ana` or `payments-bot`")
+        // A line break or a tab would break the audit log's lines and `access list`'s columns.
+        let unprintable = name.contains(where: \.isNewline)
+            || name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        guard !name.isEmpty, !unprintable else {
+            throw Refusal(message: "a name must be one line of text, without tabs or control characters",
+                          hint: "for example `ana` or `payments-bot`")
         }
         guard !AccessFile.reservedNames.contains(name) else {
             throw Refusal(message: "'\(name)' is a built-in name",

@@ -1,9 +1,14 @@
+import LineEditor
 public import Switchboard
 
 extension Value {
-    /// A one-line rendering for tables: plain strings, compact JSON otherwise, cut at 30 characters.
+    /// The value on one line, for a table's cell: ``Value/plainText`` with each control character written as an
+    /// escape (`\n`, `\t`, `\u001b`), so that a string with a line break keeps its row whole.
+    public var lineText: String { DisplayWidth.oneLine(plainText) }
+
+    /// ``lineText`` cut at 30 characters.
     public var shortText: String {
-        let text = plainText
+        let text = lineText
         return text.count > 30 ? String(text.prefix(29)) + "…" : text
     }
 }
