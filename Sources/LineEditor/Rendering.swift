@@ -1,8 +1,9 @@
 /// How many terminal cells text takes, without asking the terminal or the C locale.
 ///
-/// An approximation of `wcwidth`: East Asian wide characters and emoji take two cells, control
-/// characters none, everything else one. A `Character` is measured by its first scalar, since combining
-/// marks and joiners after it draw in the same cells.
+/// An approximation of `wcwidth`: East Asian wide characters and emoji take two cells, control and
+/// zero-width characters none, everything else one. A `Character` is measured by its first scalar, since
+/// combining marks and joiners after it draw in the same cells. The line editor and every table measure
+/// text here.
 package enum DisplayWidth {
     /// Scalar ranges drawn two cells wide: Hangul Jamo, CJK, full-width forms and the emoji blocks.
     private static let wideRanges: [ClosedRange<UInt32>] = [
