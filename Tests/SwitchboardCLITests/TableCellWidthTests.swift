@@ -1,3 +1,4 @@
+import Switchboard
 import SwitchboardTerminal
 import SwitchboardTestSupport
 import Testing
@@ -46,6 +47,12 @@ import Testing
             "ui.greeting  preference  string  line1\\nline2\\tend  line1\\nline2\\tend  default  "
                 + "Two lines\\nof description.",
         ])
+    }
+
+    @Test func aShortValueIsCutAtThirtyCells() {
+        #expect(Value.string(String(repeating: "日", count: 20)).shortText == String(repeating: "日", count: 14) + "…")
+        #expect(Value.string(String(repeating: "a", count: 31)).shortText == String(repeating: "a", count: 29) + "…")
+        #expect(Value.string(String(repeating: "a", count: 30)).shortText == String(repeating: "a", count: 30))
     }
 
     @Test func aCutCellKeepsItsEllipsisAndNeverHalvesAWideCharacter() {

@@ -10,7 +10,7 @@ extension Explanation {
         var out = terminal.bold(key) + " (\(definition.kind.rawValue), \(definition.type.rawValue))"
         if let description = definition.description { out += " — \(description)" }
         out += "\n"
-        // The value column as wide as its widest value (`shortText` cuts at 30 characters), so none is cut here.
+        // The value column as wide as its widest value (`shortText` cuts at 30 cells), so none is cut here.
         let values = steps.map { $0.value.map(\.shortText) ?? "—" }
         let valueWidth = max(14, values.map(DisplayWidth.of).max() ?? 0)
         for (step, value) in zip(steps, values) {

@@ -6,9 +6,6 @@ extension Value {
     /// escape (`\n`, `\t`, `\u001b`), so that a string with a line break keeps its row whole.
     public var lineText: String { DisplayWidth.oneLine(plainText) }
 
-    /// ``lineText`` cut at 30 characters.
-    public var shortText: String {
-        let text = lineText
-        return text.count > 30 ? String(text.prefix(29)) + "…" : text
-    }
+    /// ``lineText`` cut to 30 terminal cells, ending in `…` where it was cut.
+    public var shortText: String { DisplayWidth.fitted(lineText, to: 30) }
 }
