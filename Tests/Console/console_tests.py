@@ -852,7 +852,9 @@ def test_a_writer_sees_editors_only_in_its_namespaces(browser):
         page.wait_for_selector("#editor:not([hidden])")
         console.select("shop.new_checkout")
         page.wait_for_function("() => document.getElementById('detail-key').textContent === 'shop.new_checkout'")
-        assert page.is_hidden("#editor")
+        # The heading changes at once, the editor once the flag's explanation is in: wait for it rather than read it
+        # in between (it is still the ops key's editor for a moment).
+        page.wait_for_selector("#editor", state="hidden")
         status, document, _ = server.request("PUT", "/v1/overrides/shop.new_checkout", {"value": True}, token=token)
         assert status == 403 and "outside the namespaces" in document["error"], (status, document)
     finally:
