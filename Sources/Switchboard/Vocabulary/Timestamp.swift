@@ -26,13 +26,8 @@ package enum Timestamp {
     package static func looksZoned(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard hasZonedForm(text) else { return false }
-        func digits(_ range: Range<Int>) -> Bool {
-            range.upperBound <= bytes.count
-                && range.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[$0]) }
-        }
-        func byte(_ index: Int, _ character: Unicode.Scalar) -> Bool {
-            index < bytes.count && bytes[index] == UInt8(ascii: character)
-        }
+        func digits(_ range: Range<Int>) -> Bool { range.allSatisfy { isDigit(bytes, $0) } }
+        func byte(_ index: Int, _ character: Unicode.Scalar) -> Bool { isByte(bytes, index, character) }
         guard digits(0..<4), byte(4, "-"), digits(5..<7), byte(7, "-"), digits(8..<10), digits(11..<13),
               byte(13, ":"), digits(14..<16), byte(16, ":"), digits(17..<19)
         else { return false }
@@ -46,6 +41,16 @@ package enum Timestamp {
         if index == bytes.count - 1 { return byte(index, "Z") || byte(index, "z") }
         return index == bytes.count - 6 && (byte(index, "+") || byte(index, "-")) && digits((index + 1)..<(index + 3))
             && byte(index + 3, ":") && digits((index + 4)..<(index + 6))
+    }
+
+    /// Whether `bytes` has an ASCII digit at `index`.
+    private static func isDigit(_ bytes: [UInt8], _ index: Int) -> Bool {
+        index < bytes.count && (0x30...0x39).contains(bytes[index])
+    }
+
+    /// Whether `bytes` has `character` at `index`.
+    private static func isByte(_ bytes: [UInt8], _ index: Int, _ character: Unicode.Scalar) -> Bool {
+        index < bytes.count && bytes[index] == UInt8(ascii: character)
     }
 
     /// A date and time separator at the 11th byte, and a zone at the end (`Z`, or an offset such as `+01:00`).
@@ -75,10 +80,8 @@ package enum Timestamp {
     /// Seconds stop at 59, as JavaScript's `Date` (the console) reads them: a leap second names no moment here.
     static func parse(_ text: String) -> Double? {
         let bytes = Array(text.utf8)
-        func isDigit(_ index: Int) -> Bool { index < bytes.count && (0x30...0x39).contains(bytes[index]) }
-        func isByte(_ index: Int, _ character: Unicode.Scalar) -> Bool {
-            index < bytes.count && bytes[index] == UInt8(ascii: character)
-        }
+        func isDigit(_ index: Int) -> Bool { Self.isDigit(bytes, index) }
+        func isByte(_ index: Int, _ character: Unicode.Scalar) -> Bool { Self.isByte(bytes, index, character) }
         guard bytes.count >= 10, (0..<4).allSatisfy(isDigit), isByte(4, "-"), isDigit(5), isDigit(6), isByte(7, "-"),
               isDigit(8), isDigit(9), let day = Day(String(decoding: bytes[0..<10], as: UTF8.self))
         else { return nil }
