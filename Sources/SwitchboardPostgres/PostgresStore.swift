@@ -363,7 +363,7 @@ public final class PostgresStore: RuntimeStore {
                     current[key] = StoredOverride(value: try Value(json: json), actor: actor, time: time,
                                                   version: UInt64(written), expiresAt: expiresAt)
                 }
-                if let condition { try condition.check(against: current[condition.key]) }
+                if let condition { try condition.check(against: current[condition.key], at: time) }
                 let plan = StoreWrite(planning: changes, by: attribution, time: time, version: UInt64(before) + 1,
                                       current: { current[$0] })
                 let version = Int64(plan.version)

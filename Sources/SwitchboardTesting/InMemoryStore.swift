@@ -51,7 +51,7 @@ public final class InMemoryStore: RuntimeStore {
             if let failure = state.failure { return .failure(failure) }
             if let condition {
                 do throws(StoreError) {
-                    try condition.check(against: state.contents.entries[condition.key])
+                    try condition.check(against: state.contents.entries[condition.key], at: time)
                 } catch {
                     return .failure(error)
                 }

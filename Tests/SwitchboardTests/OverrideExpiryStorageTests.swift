@@ -8,7 +8,7 @@ import SwitchboardTestSupport
 struct OverrideExpiryStorageTests {
     let directory = TemporaryDirectory()
     var path: String { directory.file(".switchboard/overrides.json") }
-    static let expiry = "2026-12-01T09:00:00.000Z"
+    static let expiry = "2099-12-01T09:00:00.000Z"
 
     @discardableResult
     func set(_ store: any RuntimeStore, _ key: String, _ value: Value?, expiresAt: String? = nil) throws
@@ -33,7 +33,7 @@ struct OverrideExpiryStorageTests {
         try set(compacting, "app.c", 3, expiresAt: Self.expiry)
         let state = try #require(directory.read(".switchboard/overrides.json"))
         #expect(state.contains(#""version": 4"#))
-        #expect(state.contains(#""app.a": {"actor":"t","expires_at":"2026-12-01T09:00:00.000Z","time":"#))
+        #expect(state.contains(#""app.a": {"actor":"t","expires_at":"2099-12-01T09:00:00.000Z","time":"#))
         let compacted = try FileStore(path: path).read()
         #expect(compacted.entries.mapValues(\.expiresAt) == ["app.a": Self.expiry, "app.b": String?.none,
                                                              "app.c": Self.expiry])
@@ -45,7 +45,7 @@ struct OverrideExpiryStorageTests {
         try set(store, "app.a", nil)
         let lines = try #require(directory.read(".switchboard/audit.jsonl")).split(separator: "\n")
         #expect(lines.count == 2)
-        #expect(lines[0].contains(#""expires_at":"2026-12-01T09:00:00.000Z""#))
+        #expect(lines[0].contains(#""expires_at":"2099-12-01T09:00:00.000Z""#))
         #expect(!lines[1].contains("expires_at"))
         #expect(!lines[0].contains("event"))
     }
@@ -94,7 +94,7 @@ struct OverrideExpiryStorageTests {
         try set(store, "app.a", 1, expiresAt: Self.expiry)
         try set(store, "app.b", 2)
         let export = try StoreExport(from: store)
-        #expect(export.json.contains(#""expires_at":"2026-12-01T09:00:00.000Z""#))
+        #expect(export.json.contains(#""expires_at":"2099-12-01T09:00:00.000Z""#))
         let read = try StoreExport(json: export.json, source: "export.json")
         #expect(read == export)
         let target = FileStore(path: directory.file("moved/overrides.json"))

@@ -394,7 +394,7 @@ public final class Board: Sendable {
     }
 
     /// Removes every runtime override that counts now, orphans included, logged with `attribution`. An expired
-    /// override counts for no one: it is not logged as removed, and stays until its key is set or reset.
+    /// override counts for no one: it is not logged as removed, and stays until its key is set again.
     @discardableResult
     public func resetAll(as attribution: Attribution) throws(SetError) -> UInt64 {
         try write(liveOverrideKeys().map { OverrideChange(key: $0, value: nil) }, by: attribution, condition: nil)
@@ -420,7 +420,7 @@ public final class Board: Sendable {
     }
 
     /// The keys whose runtime override counts now, orphans included, as `reset --all` in every face removes them
-    /// (``reset(keys:actor:)``). An expired override counts for no one and stays until its key is set or reset.
+    /// (``reset(keys:actor:)``). An expired override counts for no one and stays until its key is set again.
     ///
     /// - Throws: the store's error when it cannot be read: what it holds is then unknown.
     package func liveOverrideKeys() throws(SetError) -> [String] {
@@ -437,9 +437,12 @@ public final class Board: Sendable {
         _ = try write(keys.map { OverrideChange(key: $0, value: nil) }, by: .unverified(actor), condition: nil)
     }
 
-    /// The stored override of a key (its value, who set it, when, and its version), when it has one.
+    /// The stored override of a key (its value, who set it, when, and its version), when it has one that counts
+    /// now by the board's clock. An expired override counts for no one: its key shows version 0 (no override) in
+    /// every face, `If-Match: "0"` matches it, and the next write records no old value.
     public func storedOverride(_ key: String) -> StoredOverride? {
-        engine.storedOverride(key)
+        guard let stored = engine.storedOverride(key), !stored.isExpired(at: clock.now()) else { return nil }
+        return stored
     }
 
     /// The runtime store's version as this board last read or wrote it.

@@ -82,13 +82,14 @@ struct AdminRoutes {
                 hint: Suggestions.nearest(to: unknown, in: Self.overrideFields).map(Message.didYouMean(one:))
                     ?? "the fields are " + Self.overrideFields.joined(separator: ", "))
         }
+        try Self.checkQuery(of: request, allowed: ["dry_run", "actor"])
         let principal = try ConsoleRoutes.principal(of: context)
         try AccessControl.checkWrite(key, by: principal)
         let claimed = body["actor"]?.stringValue ?? Self.claimedActor(in: request)
         let attribution = Self.attribution(principal, claimed: claimed)
         let expected = try Self.expectedVersion(in: request)
         let expiresAt = try expiry(in: body)
-        if Self.isDryRun(request) {
+        if try Self.isDryRun(request) {
             return try dryRun(key, body: body, expectedVersion: expected, expiresAt: expiresAt, usage: usage)
         }
         do {
@@ -148,7 +149,8 @@ struct AdminRoutes {
         }
         if let expectedVersion {
             do {
-                try WriteCondition(key: key, version: expectedVersion).check(against: board.storedOverride(key))
+                try WriteCondition(key: key, version: expectedVersion)
+                    .check(against: board.storedOverride(key), at: StoredOverride.currentTime())
             } catch {
                 throw refusal(.store(error))
             }
@@ -162,15 +164,41 @@ struct AdminRoutes {
         return tagged(Response.json(resolution.jsonValue(key: key, expiresAt: expiry).json), key: key)
     }
 
-    /// Whether a request asks for a dry run: `dry_run=1` (or `true`).
-    static func isDryRun(_ request: Request) -> Bool {
+    /// Whether a request asks for a dry run: `dry_run=1` (or `true`); `0` or `false` is a real write.
+    ///
+    /// - Throws: 400 for any other spelling (`yes`, a bare `dry_run`): a write meant as a try is never made.
+    static func isDryRun(_ request: Request) throws -> Bool {
         guard let flag = request.uri.queryParameters["dry_run"] else { return false }
-        return flag == "1" || flag == "true"
+        switch flag {
+        case "1", "true": return true
+        case "0", "false": return false
+        default:
+            throw ServerError.admin(.badRequest, "dry_run must be 1 or true (0 or false: a real write), not '\(flag)'; "
+                                        + "nothing was written", hint: "PUT /v1/overrides/{key}?dry_run=1")
+        }
+    }
+
+    /// Refuses a query parameter the write does not take, before anything is written: a misspelt `dry_run` would
+    /// otherwise be a real write. A `DELETE` takes no `dry_run`: only a `PUT` can be tried without writing.
+    static func checkQuery(of request: Request, allowed: [String]) throws {
+        for (name, _) in request.uri.queryParameters where !allowed.contains(String(name)) {
+            let name = String(name)
+            if !allowed.contains("dry_run"), name == "dry_run" || Suggestions.nearest(to: name, in: ["dry_run"]) != nil {
+                throw ServerError.admin(.badRequest, "a DELETE has no dry run; nothing was removed",
+                                        hint: "GET /v1/flags/{key} shows every layer, and what serves without the "
+                                            + "runtime override")
+            }
+            throw ServerError.admin(
+                .badRequest, "unknown query parameter '\(name)'; nothing was written",
+                hint: Suggestions.nearest(to: name, in: allowed).map(Message.didYouMean(one:))
+                    ?? "the parameters are " + allowed.joined(separator: ", "))
+        }
     }
 
     /// `DELETE /v1/overrides/{key}`.
     @Sendable func removeOverride(_ request: Request, context: ServerContext) async throws -> Response {
         let key = Self.key(in: context)
+        try Self.checkQuery(of: request, allowed: ["actor"])
         let principal = try ConsoleRoutes.principal(of: context)
         try AccessControl.checkWrite(key, by: principal)
         let expected = try Self.expectedVersion(in: request)
@@ -185,6 +213,7 @@ struct AdminRoutes {
 
     /// `DELETE /v1/overrides`: every runtime override removed in one write, as `switchboard reset --all`.
     @Sendable func removeAll(_ request: Request, context: ServerContext) async throws -> Response {
+        try Self.checkQuery(of: request, allowed: ["actor"])
         let principal = try ConsoleRoutes.principal(of: context)
         try AccessControl.checkAdmin(principal, doing: "remove every override")
         let version: UInt64

@@ -269,8 +269,9 @@ public final class FileStore: RuntimeStore {
     ) throws(StoreError) -> StoreWrite {
         var reading = try current(underLock: true)
         let before = reading.contents
-        if let condition { try condition.check(against: before.entries[condition.key]) }
-        let plan = StoreWrite(planning: changes, by: attribution, time: StoredOverride.currentTime(),
+        let time = StoredOverride.currentTime()
+        if let condition { try condition.check(against: before.entries[condition.key], at: time) }
+        let plan = StoreWrite(planning: changes, by: attribution, time: time,
                               version: before.version + 1, current: { before.entries[$0] })
         guard !plan.records.isEmpty else { return StoreWrite(version: before.version, changed: [:], records: []) }
         let log = open(auditPath, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)

@@ -169,7 +169,7 @@ public struct StoredOverride: Sendable, Hashable {
     /// The store version of the write that set it (0 for overrides written before stores had versions).
     public var version: UInt64
     /// When it stops counting, in ISO 8601 UTC as ``time`` (`nil`: never). An expired override stays in the store
-    /// until it is set again or reset; every board skips it from this moment on.
+    /// until its key is set again (a reset writes nothing for it); every board skips it from this moment on.
     public var expiresAt: String?
 
     /// ``expiresAt`` in seconds since the epoch.
@@ -179,6 +179,13 @@ public struct StoredOverride: Sendable, Hashable {
     package func isExpired(at now: Double) -> Bool {
         guard let expiry else { return false }
         return expiry <= now
+    }
+
+    /// `stored` when it still counts at `time` (ISO 8601, as stores record times); `nil` when there is none or it
+    /// has expired by then.
+    package static func counting(_ stored: StoredOverride?, at time: String) -> StoredOverride? {
+        guard let stored, let now = Timestamp.parse(time) else { return stored }
+        return stored.isExpired(at: now) ? nil : stored
     }
 
     /// The current time as stores record it: ISO 8601 UTC with milliseconds, `2026-11-23T14:05:09.123Z`.
@@ -244,10 +251,12 @@ public struct WriteCondition: Sendable, Hashable {
         self.version = version
     }
 
-    /// Checks the condition against the key's current override; every store checks it here.
+    /// Checks the condition against the key's current override at `time` (as stores record times); every store
+    /// checks it here. An override expired by then counts as none: version 0, as every board shows it.
     ///
     /// - Throws: ``StoreError/conflict(key:expected:actual:)`` when the override is at another version.
-    public func check(against current: StoredOverride?) throws(StoreError) {
+    public func check(against stored: StoredOverride?, at time: String) throws(StoreError) {
+        let current = StoredOverride.counting(stored, at: time)
         let actual = current?.version ?? 0
         // Version 0 asks for "no override"; an override written before versions existed is version 0 too, so it
         // matches only a condition that names it.
@@ -287,7 +296,9 @@ extension StoreWrite {
         var changed: [String: StoredOverride?] = [:]
         var records: [AuditRecord] = []
         for change in changes {
-            let old = changed[change.key] ?? current(change.key)
+            // An expired override counts as none: a write records what was served before it (no override), and
+            // removing one writes nothing.
+            let old = changed[change.key] ?? StoredOverride.counting(current(change.key), at: time)
             guard old?.value != change.value || (change.value != nil && old?.expiresAt != change.expiresAt)
             else { continue }
             let new = change.value.map {
