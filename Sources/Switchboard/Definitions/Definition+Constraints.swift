@@ -23,11 +23,33 @@ extension Definition {
     public func problem(with value: Value) -> ValueProblem? {
         if let problem = Definition.typeProblem(value, expected: type) { return problem }
         if let problem = Definition.nestingProblem(value) { return problem }
-        if case .double(let number) = value, !number.isFinite {
-            return ValueProblem("\(number) cannot be a value: JSON, the store's and the server's format, has no infinity or NaN",
-                                hint: "use a large finite number instead")
+        if let (number, path) = Definition.nonFinite(in: value) {
+            let place = path.isEmpty ? "" : " (at \(path))"
+            return ValueProblem("\(number)\(place) cannot be a value: JSON, the store's and the server's format, has "
+                                    + "no infinity or NaN",
+                                hint: number.isNaN ? "write a number" : "use a large finite number instead")
         }
         return constraintProblem(with: value)
+    }
+
+    /// The first infinity or NaN in a value, lists and objects included (in key order), with where it is
+    /// (`retry_after`, `[2]`, `limits.max[0]`; empty for the value itself): JSON would write it as `null`.
+    static func nonFinite(in value: Value, at path: String = "") -> (Double, String)? {
+        switch value {
+        case .double(let number) where !number.isFinite:
+            return (number, path)
+        case .list(let items):
+            for (index, item) in items.enumerated() {
+                if let found = nonFinite(in: item, at: path + "[\(index)]") { return found }
+            }
+        case .object(let fields):
+            for key in fields.keys.sorted() {
+                if let found = nonFinite(in: fields[key]!, at: path.isEmpty ? key : path + "." + key) { return found }
+            }
+        default:
+            break
+        }
+        return nil
     }
 
     /// Checks `values`, variants, `min`, `max` and `pattern`, assuming the type is right.

@@ -39,7 +39,34 @@ extension Value {
     /// not have the type.
     static func from(_ node: Node, as type: ValueType) -> Result<Value, ValueProblem> {
         if let scalar = node.scalar { return from(scalar, as: type) }
+        if let problem = keyProblem(in: node) { return .failure(problem) }
         return typed(Value(node: node), as: type)
+    }
+
+    /// The first key of an object, at any depth, that a value cannot keep: a list or mapping as a key, or two keys
+    /// with the same text (`1` and `"1"`, both the key "1" in JSON). ``init(node:)`` would lose an entry to either.
+    static func keyProblem(in node: Node) -> ValueProblem? {
+        switch node.content {
+        case .scalar:
+            return nil
+        case .sequence(let items):
+            return items.lazy.compactMap(keyProblem(in:)).first
+        case .mapping(let pairs):
+            var keys = Set<String>()
+            for pair in pairs {
+                guard let key = pair.key.scalar?.text else {
+                    let kind = if case .sequence = pair.key.content { "a list" } else { "a mapping" }
+                    return ValueProblem("an object's keys are text, found \(kind) as a key",
+                                        hint: "write the key as text, \"key\": value")
+                }
+                guard keys.insert(key).inserted else {
+                    return ValueProblem("the key \(Message.quoted(key)) is written twice in the object",
+                                        hint: "an object's keys are text, so 1 and \"1\" are one key; keep one")
+                }
+                if let problem = keyProblem(in: pair.value) { return problem }
+            }
+            return nil
+        }
     }
 
     /// Converts the node that starts at event `index` of an entry, as ``from(_:as:)`` converts a node; `nil` when
