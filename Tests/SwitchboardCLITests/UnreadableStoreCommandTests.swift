@@ -53,6 +53,19 @@ import Testing
         #expect(!explain.stdout.contains("no runtime override"))
     }
 
+    /// An audit log with a line that is not a record: `log` and `stale`, which read the history, say so and exit
+    /// 1 as `get` does, rather than show the records around it, or none, as the whole history.
+    @Test(arguments: [["log"], ["stale", "--sources", "."]])
+    func aCorruptAuditLogIsSaidByTheCommandsThatReadIt(_ command: [String]) throws {
+        let project = makeProject()
+        #expect(try runSwitchboard(["set", "--flags", project.flags, "app.new_flow", "true"]).status == 0)
+        let log = try #require(project.read(".switchboard/audit.jsonl"))
+        _ = project.write(".switchboard/audit.jsonl", "not json\n" + log)
+        let result = try runSwitchboard(command + ["--flags", project.flags])
+        #expect(result.status == 1, "\(result.stdout)")
+        #expect(result.stderr.contains("is corrupt at byte 0"), "\(result.stderr)")
+    }
+
     @Test func aReadableStoreExitsZero() throws {
         let project = makeProject()
         let result = try runSwitchboard(["get", "--json", "--flags", project.flags, "app.new_flow"])

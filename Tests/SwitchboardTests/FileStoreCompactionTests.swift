@@ -41,7 +41,7 @@ struct FileStoreCompactionTests {
             #expect(size(log) - offset < 500)
         }
         #expect(compactions >= 3)
-        #expect(FileStore(path: path).auditLog().count == 20)
+        #expect(try FileStore(path: path).auditLog().count == 20)
         #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
     }
 

@@ -28,7 +28,7 @@ struct OverrideExpiryStorageTests {
         let reopened = FileStore(path: path)
         #expect(try reopened.read().entries["app.a"]?.expiresAt == Self.expiry)
         #expect(try reopened.read().entries["app.b"]?.expiresAt == nil)
-        #expect(reopened.auditLog().map(\.expiresAt) == [Self.expiry, nil])
+        #expect(try reopened.auditLog().map(\.expiresAt) == [Self.expiry, nil])
         let compacting = FileStore(path: path, compactionBytes: 0)
         try set(compacting, "app.c", 3, expiresAt: Self.expiry)
         let state = try #require(directory.read(".switchboard/overrides.json"))
@@ -100,7 +100,7 @@ struct OverrideExpiryStorageTests {
         let target = FileStore(path: directory.file("moved/overrides.json"))
         try target.importing(read)
         #expect(try target.read().entries["app.a"]?.expiresAt == Self.expiry)
-        #expect(target.auditLog().map(\.expiresAt) == [Self.expiry, nil])
+        #expect(try target.auditLog().map(\.expiresAt) == [Self.expiry, nil])
     }
 
     @Test func anExportWrittenBeforeExpiriesLoads() throws {

@@ -19,7 +19,7 @@ struct StoreExportAttributionTests {
         #expect(read == export)
         let target = FileStore(path: directory.file("b/overrides.json"))
         try target.importing(read)
-        #expect(target.auditLog().map(\.attribution) == [Self.verified, .unverified("cli:bob")])
+        #expect(try target.auditLog().map(\.attribution) == [Self.verified, .unverified("cli:bob")])
     }
 
     @Test func anExportWrittenBeforeAttributionLoadsUnverified() throws {

@@ -85,15 +85,19 @@ enum AuditJournal {
         return Replay(contents: contents, deltas: deltas, end: start + end, torn: end < bytes.count)
     }
 
-    /// Every record in a log, oldest first, without lines that do not parse and without a write cut short at the
-    /// end (which readers do not apply either).
-    static func history(_ bytes: [UInt8]) -> [AuditRecord] {
+    /// Every record in a log, oldest first, without a write cut short at the end (which readers do not apply
+    /// either). A line that is not a record (blank lines aside) is the log's corruption, as the replay finds it:
+    /// a history without it would look whole.
+    static func history(_ bytes: [UInt8]) throws(Problem) -> [AuditRecord] {
         var records: [AuditRecord] = []
         var unfinished = 0
         var lineStart = 0
         while let newline = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
             defer { lineStart = newline + 1 }
-            guard let (record, more) = parse(bytes[lineStart..<newline]) else { continue }
+            if newline == lineStart { continue }
+            guard let (record, more) = parse(bytes[lineStart..<newline]) else {
+                throw Problem(offset: lineStart, detail: "the line is not an audit record")
+            }
             records.append(record)
             unfinished = more ? unfinished + 1 : 0
         }

@@ -197,11 +197,16 @@ public final class FileStore: RuntimeStore {
         do throws(AuditJournal.Problem) {
             return try AuditJournal.replay(bytes, from: start, onto: contents)
         } catch {
-            throw StoreError(
-                .corrupt, message: "the audit log \(auditPath) is corrupt at byte \(error.offset): \(error.detail)",
-                hint: "it was left as it is, and no override is read from this store until that line is fixed or "
-                    + "removed by hand")
+            throw corrupt(error)
         }
+    }
+
+    /// The store's error for a line of the audit log that is not a record.
+    private func corrupt(_ problem: AuditJournal.Problem) -> StoreError {
+        StoreError(
+            .corrupt, message: "the audit log \(auditPath) is corrupt at byte \(problem.offset): \(problem.detail)",
+            hint: "it was left as it is, and no override is read from this store until that line is fixed or "
+                + "removed by hand")
     }
 
     /// The log from `offset` to its end; `nil` when the log is missing or shorter, or `offset` does not start a
@@ -353,7 +358,7 @@ public final class FileStore: RuntimeStore {
     /// Fills an empty store with an export, under the lock: the state file atomically, then the audit log.
     public func importing(_ export: StoreExport) throws(StoreError) {
         try locked { () throws(StoreError) in
-            guard try current(underLock: true).contents.entries.isEmpty, auditLog(limit: 1).isEmpty else {
+            guard try current(underLock: true).contents.entries.isEmpty, try auditLog(limit: 1).isEmpty else {
                 throw StoreError(message: "the override store \(path) is not empty",
                                  hint: "import into an empty store; move the existing one aside first")
             }
@@ -410,9 +415,13 @@ public final class FileStore: RuntimeStore {
 
     /// The last `limit` audit records, oldest first. Lines that do not parse (one a crash cut short, in a log
     /// written before the journal) are skipped, and so is a write cut short at the end.
-    public func auditLog(limit: Int = .max) -> [AuditRecord] {
+    public func auditLog(limit: Int = .max) throws(StoreError) -> [AuditRecord] {
         guard let data = FileManager.default.contents(atPath: auditPath) else { return [] }
-        return Array(AuditJournal.history([UInt8](data)).suffix(limit))
+        do throws(AuditJournal.Problem) {
+            return Array(try AuditJournal.history([UInt8](data)).suffix(limit))
+        } catch {
+            throw corrupt(error)
+        }
     }
 
     private static func posixError(_ message: String) -> StoreError {
