@@ -28,6 +28,9 @@ final class BoardEngine: Sendable {
         /// The health that changes announce: reload errors and the store's problem (warnings are read fresh).
         var status = BoardStatus()
         var fingerprints: [String: FileFingerprint]
+        /// The digest of the files the snapshot in service was built from (``BoardInputs/contentDigest()``), taken
+        /// before they were read; `nil` when none was taken.
+        var digest: Int?
         var revision: UInt64 = 1
         /// The inputs of the snapshot in service, to build it again at a time boundary without reading files.
         var loaded: BoardInputs.Loaded
@@ -58,10 +61,13 @@ final class BoardEngine: Sendable {
     init(inputs: BoardInputs, options: BoardOptions) throws(LoadError) {
         self.inputs = inputs
         self.options = options
+        // Only a board that watches its files reloads them: a one-shot command reads them once.
+        let digest = options.pollInterval == nil ? nil : inputs.contentDigest()
         let loaded = inputs.load(now: options.clock.now())
         if loaded.hasErrors { throw LoadError(diagnostics: loaded.diagnostics) }
         var state = State(loadDiagnostics: loaded.diagnostics, fileDiagnostics: loaded.files.diagnostics,
                           fingerprints: loaded.fingerprints, loaded: loaded)
+        state.digest = digest
         do {
             let contents = try inputs.store.read()
             state.runtime = contents.entries
@@ -200,8 +206,12 @@ final class BoardEngine: Sendable {
     }
 
     /// Reloads; with `settled`, returns `nil` and publishes nothing when the files no longer match it after
-    /// reading them (a write landed in between).
+    /// reading them (a write landed in between). Files that read as they did for the snapshot in service (a
+    /// `touch`, a save without a change, a checkout of the same content), with the store at the same version and
+    /// no reload errors to clear, publish nothing either: no new revision, no event to every client.
     private func reloadLocked(unlessChangedSince settled: [String: FileFingerprint]? = nil) -> LoadReport? {
+        // Before the files are read, as the fingerprints are: an edit landing during the read then differs next time.
+        let digest = inputs.contentDigest()
         let loaded = inputs.load(now: options.clock.now())
         if let settled, inputs.currentFingerprints() != settled { return nil }
         if loaded.hasErrors {
@@ -216,8 +226,19 @@ final class BoardEngine: Sendable {
             return LoadReport(registry: loaded.report.registry, diagnostics: loaded.diagnostics)
         }
         let contents = readStore()
+        let unchanged = state.withLock { state in
+            guard let digest, digest == state.digest, state.status.reloadErrors.isEmpty,
+                  let contents, contents.version == state.storeVersion else { return false }
+            state.fingerprints = loaded.fingerprints
+            state.loadDiagnostics = loaded.diagnostics
+            state.fileDiagnostics = loaded.files.diagnostics
+            state.loaded = loaded
+            return true
+        }
+        if unchanged { return LoadReport(registry: loaded.report.registry, diagnostics: loaded.diagnostics) }
         let now = options.clock.now()
         let (revision, runtime, version, fixed) = state.withLock { state in
+            state.digest = digest
             state.loadDiagnostics = loaded.diagnostics
             state.fileDiagnostics = loaded.files.diagnostics
             state.fingerprints = loaded.fingerprints

@@ -128,6 +128,18 @@ public struct BoardInputs: Sendable {
                       fingerprints: before.filter { read.contains($0.key) })
     }
 
+    /// A digest of every definitions and override file's path and bytes now: two equal digests, the same inputs,
+    /// whatever the files' times. `nil` for definitions given as sources, which no one edits.
+    package func contentDigest() -> Int? {
+        guard directory != nil else { return nil }
+        var hasher = Hasher()
+        for path in watchedFiles().sorted() {
+            hasher.combine(path)
+            hasher.combine(FileManager.default.contents(atPath: path))
+        }
+        return hasher.finalize()
+    }
+
     /// Whether any definitions or override file changed, appeared or went away since `fingerprints` were taken.
     package func changed(since fingerprints: [String: FileFingerprint]) -> Bool {
         currentFingerprints() != fingerprints
