@@ -49,7 +49,7 @@ struct ListCommand: ParsableCommand {
                 definition.key, definition.kind.rawValue, definition.type.rawValue,
                 definition.hasDefault ? definition.defaultValue.lineText : "—", value,
                 resolution.isDisabled ? "disabled" : (resolution.layer?.rawValue ?? "") + expiry,
-                DisplayWidth.oneLine(definition.description ?? ""),
+                definition.descriptionLine,
             ])
         }
         // DEFAULT, VALUE and DESCRIPTION give way, so the line fits the terminal (or 100 columns in a pipe).

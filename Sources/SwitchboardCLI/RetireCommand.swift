@@ -64,7 +64,7 @@ struct RetireCommand: ParsableCommand {
         } else {
             try plan.write()
             let files = plan.changes.map(\.path)
-            output.write("retired \(key), keeping \(plan.kept.plainText): \(Message.count(files.count, "file")) "
+            output.write("retired \(key), keeping \(plan.kept.lineText): \(Message.count(files.count, "file")) "
                 + "changed (\(files.joined(separator: ", ")))\n")
         }
         for leftover in plan.leftovers {
@@ -90,6 +90,6 @@ struct RetireCommand: ParsableCommand {
         guard let board = try? Board(inputs: options.boardInputs(), options: options.boardOptions),
               let step = board.explain(key)?.steps.first(where: { $0.layer == .runtime }), let value = step.value
         else { return nil }
-        return value.plainText + (step.origin.map { ", \($0)" } ?? "")
+        return value.lineText + (step.origin.map { ", \($0)" } ?? "")
     }
 }

@@ -160,9 +160,9 @@ struct SetCommand: ParsableCommand {
         if options.json {
             print(resolution.jsonValue(key: key, expiresAt: board.expiresAt(of: key, serving: resolution)).json)
         } else if let text = board.expiresText(of: key, serving: resolution) {
-            print("\(key) = \(resolution.value?.plainText ?? "") (runtime, \(text))")
+            print("\(key) = \(resolution.value?.lineText ?? "") (runtime, \(text))")
         } else {
-            print("\(key) = \(resolution.value?.plainText ?? "") (runtime)")
+            print("\(key) = \(resolution.value?.lineText ?? "") (runtime)")
         }
     }
 }
@@ -212,7 +212,7 @@ struct ResetCommand: ParsableCommand {
             object["removed"] = .bool(removed)
             return print(Value.object(object).json)
         }
-        let value = "\(resolution.value?.plainText ?? "—") (\(resolution.layer?.rawValue ?? "no layer"))"
+        let value = "\(resolution.value?.lineText ?? "—") (\(resolution.layer?.rawValue ?? "no layer"))"
         let none = Message.noRuntimeOverride(key: key).text
         if resolution.isDisabled {
             print(removed ? Resolution.disabledLine(key: key) : "\(none); \(Message.disabled.text)")

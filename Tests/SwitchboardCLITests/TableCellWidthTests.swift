@@ -45,7 +45,7 @@ import Testing
         #expect(list.stdout.split(separator: "\n").map(String.init) == [
             "KEY          KIND        TYPE    DEFAULT            VALUE              LAYER    DESCRIPTION",
             "ui.greeting  preference  string  line1\\nline2\\tend  line1\\nline2\\tend  default  "
-                + "Two lines\\nof description.",
+                + "Two lines of description.",
         ])
     }
 

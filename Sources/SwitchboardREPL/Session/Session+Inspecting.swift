@@ -38,7 +38,7 @@ extension Session {
             return failure("\(key) did not resolve: \(resolution.errorMessage ?? "no value")",
                            hint: resolution.errorCode.map { "error code \($0.rawValue)" })
         }
-        return Reply(output: "\(key) = \(value.plainText) \(terminal.dim("(\(source(of: resolution, key: key)))"))\n")
+        return Reply(output: "\(key) = \(value.lineText) \(terminal.dim("(\(source(of: resolution, key: key)))"))\n")
     }
 
     func explain(_ key: String, at time: Double? = nil) -> Reply {

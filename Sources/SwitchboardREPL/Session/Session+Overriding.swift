@@ -63,7 +63,7 @@ extension Session {
             let resolution = board.resolve(key, context: context)
             let none = Message.noRuntimeOverride(key: key).text
             if resolution.isDisabled { return Reply(output: "\(none); \(Message.disabled.text)\n") }
-            return Reply(output: "\(none); it is \(resolution.value?.plainText ?? "—") "
+            return Reply(output: "\(none); it is \(resolution.value?.lineText ?? "—") "
                 + terminal.dim("(\(source(of: resolution)))") + "\n")
         }
         return changed(key)
@@ -128,7 +128,7 @@ extension Session {
         tracker.accept([key], board: board, context: context)
         let resolution = board.resolve(key, context: context)
         if resolution.isDisabled { return Reply(output: Resolution.disabledLine(key: key) + "\n") }
-        let value = resolution.value?.plainText ?? "—"
+        let value = resolution.value?.lineText ?? "—"
         return Reply(output: "\(key) = \(value) \(terminal.dim("(\(source(of: resolution, key: key)))"))\n")
     }
 

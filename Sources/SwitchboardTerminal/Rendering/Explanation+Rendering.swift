@@ -8,7 +8,7 @@ extension Explanation {
     /// schedule, and the verdict.
     public func rendered(terminal: Terminal) -> String {
         var out = terminal.bold(key) + " (\(definition.kind.rawValue), \(definition.type.rawValue))"
-        if let description = definition.description { out += " — \(description)" }
+        if definition.description != nil { out += " — " + definition.descriptionLine }
         out += "\n"
         // The value column as wide as its widest value (`shortText` cuts at 30 cells), so none is cut here.
         let values = steps.map { $0.value.map(\.shortText) ?? "—" }
@@ -39,7 +39,7 @@ extension Explanation {
             return out + "value: none (\(Message.disabled.text))\n"
         }
         let winner = resolution.layer?.rawValue ?? "none"
-        out += "value: \(resolution.value?.plainText ?? "—") from the \(winner) layer"
+        out += "value: \(resolution.value?.lineText ?? "—") from the \(winner) layer"
         if let variant = resolution.variant { out += " (variant \(variant))" }
         out += "\n"
         return out
@@ -57,8 +57,8 @@ extension Explanation {
             out += (isPast ? terminal.dim(line) : line) + (step.at == next?.at ? terminal.dim("  (next)") : "") + "\n"
         }
         if let next {
-            let serves = next.serve?.plainText ?? next.variant.flatMap { name in
-                definition.value(ofVariant: name).map { "\($0.plainText) (variant \(name))" }
+            let serves = next.serve?.lineText ?? next.variant.flatMap { name in
+                definition.value(ofVariant: name).map { "\($0.lineText) (variant \(name))" }
             } ?? next.summary
             out += "  next: \(Timestamp.display(next.at)) → \(serves)\n"
         }

@@ -27,7 +27,7 @@ extension TargetingDescription {
         if !prerequisites.isEmpty {
             out += indent + "prerequisites:\n"
             for requirement in prerequisites {
-                out += indent + "  \(requirement.key) must be \(requirement.value.plainText)"
+                out += indent + "  \(requirement.key) must be \(requirement.value.lineText)"
                     + at(requirement.location.map(Self.place)) + "\n"
             }
         }
@@ -55,7 +55,7 @@ extension TargetingDescription {
     /// What a rule serves: `serves true (variant on)`, or its rollout's buckets one a line.
     private static func rendered(_ served: [Served], indent: String, saying intro: String? = "serves") -> String {
         func value(_ item: Served) -> String {
-            item.value.plainText + (item.variant.map { " (variant \($0))" } ?? "")
+            item.value.lineText + (item.variant.map { " (variant \($0))" } ?? "")
         }
         if served.count == 1, served[0].weight == nil, let intro {
             return indent + "\(intro) \(value(served[0]))\n"

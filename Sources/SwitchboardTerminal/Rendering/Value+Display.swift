@@ -1,3 +1,4 @@
+import Foundation
 import LineEditor
 public import Switchboard
 
@@ -8,4 +9,14 @@ extension Value {
 
     /// ``lineText`` cut to 30 terminal cells, ending in `…` where it was cut.
     public var shortText: String { DisplayWidth.fitted(lineText, to: 30) }
+}
+
+extension Definition {
+    /// The description on one line, for `list`'s column and `explain`'s header: a description written over several
+    /// lines (a YAML `|` or `>` block) joined with spaces, and any other control character written as an escape, so
+    /// that none reaches the terminal. Empty without a description.
+    public var descriptionLine: String {
+        let lines = (description ?? "").split(whereSeparator: \.isNewline)
+        return DisplayWidth.oneLine(lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " "))
+    }
 }
