@@ -75,6 +75,10 @@ struct AdminRoutes {
         guard case .object(let body)? = try? Value(jsonBytes: bytes) else {
             throw ServerError.admin(.badRequest, usage, hint: "for example {\"value\": 100, \"actor\": \"alice\"}")
         }
+        if body["value"] != nil, body["text"] != nil {
+            throw ServerError.admin(.badRequest, "the body has both \"value\" and \"text\"; give one of them",
+                                    hint: "\"value\" is typed JSON, \"text\" is parsed as `switchboard set KEY TEXT` parses it")
+        }
         // A misspelt field would be a write without it: `expiresAt` for `expires_at` an override that never ends.
         if let unknown = body.keys.sorted().first(where: { !Self.overrideFields.contains($0) }) {
             throw ServerError.admin(
@@ -115,7 +119,10 @@ struct AdminRoutes {
     /// The body's `"expires_at"` (absent or `null`: never), checked as `switchboard set --until` checks its time.
     private func expiry(in body: [String: Value]) throws -> Date? {
         guard let field = body["expires_at"], field != .null else { return nil }
-        let example = "for example {\"value\": true, \"expires_at\": \"2026-12-01T09:00:00Z\"}"
+        // An hour from now, to the second: an example that would itself be accepted.
+        let inAnHour = Clock.timestamp(secondsSinceEpoch: (board.clock.now() + 3600).rounded(.down))
+            .replacingOccurrences(of: ".000Z", with: "Z")
+        let example = "for example {\"value\": true, \"expires_at\": \"\(inAnHour)\"}"
         guard let text = field.stringValue else {
             throw ServerError.admin(.badRequest, "expires_at must be a string: an RFC 3339 time with a zone",
                                     hint: example)
@@ -230,7 +237,10 @@ struct AdminRoutes {
     @Sendable func audit(_ request: Request, context: ServerContext) async throws -> Response {
         var limit = 100
         if let text = request.uri.queryParameters["limit"] {
-            guard let number = Int(text), number > 0 else {
+            // A number past Int's range is as many as there are.
+            let digits = !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber }
+            let number = Int(text) ?? (digits ? Int.max : nil)
+            guard let number, number > 0 else {
                 throw ServerError.admin(.badRequest, "limit must be a positive whole number, not '\(text)'")
             }
             limit = number

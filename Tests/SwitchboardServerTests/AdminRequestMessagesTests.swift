@@ -1,0 +1,58 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Switchboard
+import SwitchboardServer
+import SwitchboardTestSupport
+import Testing
+
+/// What the admin API says about a request it refuses, or reads generously: an example expiry that would itself
+/// be accepted, a body with both `value` and `text`, an audit `limit` past any count.
+@Suite struct AdminRequestMessagesTests {
+    private func withBoard(
+        _ test: @escaping @Sendable (Board, any TestClientProtocol) async throws -> Void
+    ) async throws {
+        let project = TestProject(fixture: "flags")
+        let board = try project.board()
+        let server = FlagServer(board: board, configuration: ServerConfiguration(adminToken: AccessToken("admin")))
+        try await server.makeApplication().test(.router) { client in try await test(board, client) }
+    }
+
+    static let admin: HTTPFields = [.authorization: "Bearer admin"]
+
+    @Test func theExpiryExampleIsAnHourAhead() async throws {
+        try await withBoard { board, client in
+            let response = try await client.send(
+                .put, "/v1/overrides/app.upload.max_mb", headers: Self.admin,
+                body: ByteBuffer(string: #"{"value": 100, "expires_at": "2020-01-01T00:00:00Z"}"#))
+            #expect(response.status == .badRequest)
+            let hint = try #require(try response.json.objectValue?["hint"]?.stringValue)
+            let example = try #require(hint.split(separator: "\"").dropLast().last.map(String.init))
+            let moment = try #require(ISO8601DateFormatter().date(from: example), "\(hint)")
+            #expect(abs(moment.timeIntervalSince1970 - (board.clock.now() + 3600)) < 5)
+        }
+    }
+
+    @Test func aBodyWithValueAndTextIsToldToGiveOne() async throws {
+        try await withBoard { board, client in
+            let response = try await client.send(.put, "/v1/overrides/app.upload.max_mb", headers: Self.admin,
+                                                 body: ByteBuffer(string: #"{"value": 5, "text": "6"}"#))
+            #expect(response.status == .badRequest)
+            #expect(try response.json.objectValue?["error"]?.stringValue
+                        == #"the body has both "value" and "text"; give one of them"#)
+            #expect(board.storedOverride("app.upload.max_mb") == nil)
+        }
+    }
+
+    @Test func aLimitPastAnyCountIsEveryRecord() async throws {
+        try await withBoard { board, client in
+            try board.set("app.upload.max_mb", to: .int(50), actor: "test")
+            let response = try await client.send(.get, "/v1/audit?limit=99999999999999999999", headers: Self.admin)
+            #expect(response.status == .ok)
+            #expect(try response.json.objectValue?["records"]?.listValue?.count == 1)
+            let refused = try await client.send(.get, "/v1/audit?limit=-3", headers: Self.admin)
+            #expect(refused.status == .badRequest)
+        }
+    }
+}
