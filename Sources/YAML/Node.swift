@@ -59,11 +59,11 @@ public struct Node: Sendable {
         return nil
     }
 
-    /// A short name of the node's kind for messages: "a mapping", "a sequence", "a string", "an integer", ...
+    /// A short name of the node's kind for messages: "a mapping", "an empty sequence", "a string", "an integer", ...
     public var kindDescription: String {
         switch content {
-        case .mapping: "a mapping"
-        case .sequence: "a sequence"
+        case .mapping(let pairs): pairs.isEmpty ? "an empty mapping" : "a mapping"
+        case .sequence(let items): items.isEmpty ? "an empty sequence" : "a sequence"
         case .scalar(let scalar): scalar.value.kindDescription
         }
     }
