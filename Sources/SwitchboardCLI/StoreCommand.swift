@@ -31,10 +31,10 @@ struct StoreCommand: ParsableCommand {
                 FileHandle.standardOutput.write(Data(export.json.utf8))
                 return
             }
-            do {
-                try Data(export.json.utf8).write(to: URL(fileURLWithPath: to), options: .atomic)
+            do throws(AtomicFile.Failure) {
+                try AtomicFile.write(Array(export.json.utf8), to: to)
             } catch {
-                Terminal.standardError.print(diagnostic: .error(at: nil, "cannot write \(to): \(error)"))
+                Terminal.standardError.print(diagnostic: .error(at: nil, error.description))
                 throw ExitCode(1)
             }
             let count = export.contents.entries.count

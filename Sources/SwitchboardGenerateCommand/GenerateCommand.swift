@@ -135,10 +135,15 @@ public struct GenerateCommand: ParsableCommand {
         do {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(source.utf8).write(to: url, options: .atomic)
         } catch {
-            let message = "cannot write \(path): \(error.localizedDescription)"
+            let message = "cannot create the folder of \(path): \(error.localizedDescription)"
             Terminal.standardError.print(diagnostic: .error(at: nil, message))
+            throw ExitCode(1)
+        }
+        do throws(AtomicFile.Failure) {
+            try AtomicFile.write(Array(source.utf8), to: path)
+        } catch {
+            Terminal.standardError.print(diagnostic: .error(at: nil, error.description))
             throw ExitCode(1)
         }
     }
