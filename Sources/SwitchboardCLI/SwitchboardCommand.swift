@@ -65,7 +65,10 @@ extension SwitchboardCommand {
         guard let word, !word.hasPrefix("-") else { return nil }
         let names = configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
         guard !names.contains(word) else { return nil }
-        let hint = Suggestions.nearest(to: word, in: names)
+        // Words other tools use for a command of ours, which spelling alone would not find (`unset` is as near
+        // `set` as `reset`).
+        let synonyms = ["unset": "reset", "delete": "reset", "remove": "reset", "rm": "reset", "ls": "list"]
+        let hint = (synonyms[word] ?? Suggestions.nearest(to: word, in: names))
             .map { Message.didYouMean(one: $0) + " (switchboard help lists the commands)" }
         return .error(at: nil, "unknown command '\(word)'", hint: hint ?? "switchboard help lists the commands")
     }

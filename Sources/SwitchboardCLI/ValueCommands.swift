@@ -33,8 +33,11 @@ struct GetCommand: ParsableCommand {
             switch Value.parse(callerDefault, as: definition.type) {
             case .success(let value): fallback = value
             case .failure(let problem):
-                throw ValidationError("--default for \(key): \(problem.message)"
-                    + (problem.hint.map { " (\($0))" } ?? ""))
+                // A usage error (status 2), said here: thrown from `run`, ArgumentParser would print the top
+                // command's usage under it rather than get's.
+                Terminal.standardError.print(
+                    diagnostic: .error(at: nil, "--default for \(key): \(problem.message)", hint: problem.hint))
+                throw ExitCode(2)
             }
         }
         if resolution.value == nil, let fallback {

@@ -95,6 +95,9 @@ struct CommandLineTests {
         #expect(help.stderr == "error: unknown command 'valdate'\n"
             + "  hint: did you mean 'validate'? (switchboard help lists the commands)\n")
         #expect(try runSwitchboard(["help", "validate"]).status == 0)
+        // Another tool's word for one of ours: `unset` is as near `set` as `reset` by spelling.
+        #expect(try runSwitchboard(["unset", "app.theme"]).stderr == "error: unknown command 'unset'\n"
+            + "  hint: did you mean 'reset'? (switchboard help lists the commands)\n")
     }
 
     @Test func setGetExplainResetRoundTrip() throws {
