@@ -45,7 +45,8 @@ struct GetCommand: ParsableCommand {
             resolution.value = fallback
         }
         if options.json {
-            print(resolution.jsonValue(key: key, expiresAt: board.expiresAt(of: key, serving: resolution)).json)
+            let expiresAt = board.expiresAt(of: key, serving: resolution, at: at.date?.timeIntervalSince1970)
+            print(resolution.jsonValue(key: key, expiresAt: expiresAt).json)
         } else if let value = resolution.value {
             print(value.plainText)
         } else if resolution.isDisabled {
@@ -79,12 +80,14 @@ struct ExplainCommand: ParsableCommand {
         guard let explanation = asked ?? board.explain(key, context: evaluation.context) else {
             throw options.unknownKey(key, in: board)
         }
-        let expiresAt = board.expiresAt(of: key, serving: explanation.resolution)
+        // The time left as of `--at` when it is given.
+        let time = at.date?.timeIntervalSince1970
+        let expiresAt = board.expiresAt(of: key, serving: explanation.resolution, at: time)
         if options.json {
             print(explanation.jsonValue(expiresAt: expiresAt).json)
         } else {
             Terminal.standardOutput.write(explanation.rendered(terminal: .standardOutput))
-            if let expiresAt, let text = board.expiresText(of: key, serving: explanation.resolution) {
+            if let expiresAt, let text = board.expiresText(of: key, serving: explanation.resolution, at: time) {
                 print("the runtime override \(text) (\(expiresAt))")
             }
         }
