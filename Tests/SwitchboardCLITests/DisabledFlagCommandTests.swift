@@ -45,7 +45,8 @@ struct DisabledFlagCommandTests {
         let result = try runSwitchboard(["get", "search.spellcheck", "--default", "maybe", "--flags", project.flags,
                                          "--state", project.storePath])
         #expect(result.status == 2)
-        #expect(result.stderr == "error: --default for search.spellcheck: expected a bool, found the string \"maybe\"\n")
+        #expect(result.stderr
+                    == "error: --default for search.spellcheck: expected a bool, found the string \"maybe\"\n")
         #expect(!result.stderr.contains("Usage: switchboard <subcommand>"))
     }
 }

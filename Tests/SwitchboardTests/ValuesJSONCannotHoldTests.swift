@@ -6,8 +6,11 @@ import YAML
 /// or NaN inside a list or object (JSON would write `null`), a list or mapping as an object's key, and two keys
 /// with the same text (`1` and `"1"`), which would leave one entry.
 struct ValuesJSONCannotHoldTests {
-    static let object = Definition(key: "app.support", kind: .preference, type: .object, defaultValue: .object([:]), location: SourceLocation(file: "app.yaml", line: 1, column: 1))
-    static let list = Definition(key: "app.sections", kind: .preference, type: .list, defaultValue: .list([]), location: SourceLocation(file: "app.yaml", line: 1, column: 1))
+    static let place = SourceLocation(file: "app.yaml", line: 1, column: 1)
+    static let object = Definition(key: "app.support", kind: .preference, type: .object, defaultValue: .object([:]),
+                                   location: place)
+    static let list = Definition(key: "app.sections", kind: .preference, type: .list, defaultValue: .list([]),
+                                 location: place)
 
     static func problem(_ text: String, _ definition: Definition) -> String? {
         switch definition.fit(text: text) {

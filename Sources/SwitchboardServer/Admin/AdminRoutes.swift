@@ -77,7 +77,8 @@ struct AdminRoutes {
         }
         if body["value"] != nil, body["text"] != nil {
             throw ServerError.admin(.badRequest, "the body has both \"value\" and \"text\"; give one of them",
-                                    hint: "\"value\" is typed JSON, \"text\" is parsed as `switchboard set KEY TEXT` parses it")
+                                    hint: "\"value\" is typed JSON; \"text\" is parsed as `switchboard set KEY "
+                                        + "TEXT` parses it")
         }
         // A misspelt field would be a write without it: `expiresAt` for `expires_at` an override that never ends.
         if let unknown = body.keys.sorted().first(where: { !Self.overrideFields.contains($0) }) {
@@ -190,7 +191,8 @@ struct AdminRoutes {
     static func checkQuery(of request: Request, allowed: [String]) throws {
         for (name, _) in request.uri.queryParameters where !allowed.contains(String(name)) {
             let name = String(name)
-            if !allowed.contains("dry_run"), name == "dry_run" || Suggestions.nearest(to: name, in: ["dry_run"]) != nil {
+            let meantDryRun = name == "dry_run" || Suggestions.nearest(to: name, in: ["dry_run"]) != nil
+            if !allowed.contains("dry_run"), meantDryRun {
                 throw ServerError.admin(.badRequest, "a DELETE has no dry run; nothing was removed",
                                         hint: "GET /v1/flags/{key} shows every layer, and what serves without the "
                                             + "runtime override")
