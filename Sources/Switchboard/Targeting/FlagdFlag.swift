@@ -343,20 +343,29 @@ private struct FlagdLoader {
         return result
     }
 
-    /// Warns about variant names the targeting can return that the flag does not define (flagd reports
-    /// those as a GENERAL error when they are reached).
+    /// Warns about variant names the targeting can return that the flag does not define.
     private mutating func checkResults(of source: RuleSource, flag key: String, variants: [String: Value]) {
+        diagnostics += FlagdFlag.unknownResults(of: source, flag: key, variants: variants.keys.sorted())
+    }
+}
+
+extension FlagdFlag {
+    /// Warnings for the variant names a targeting rule can return that the flag does not define (flagd reports
+    /// those as a GENERAL error when they are reached): for a flagd file's flags and a definition's JSONLogic
+    /// `targeting` alike.
+    static func unknownResults(of source: RuleSource, flag key: String, variants: [String]) -> [Diagnostic] {
         var results: [(name: String, location: SourceLocation?)] = []
         collectResults(source, into: &results)
-        for result in results where variants[result.name] == nil {
-            warning(result.location, "targeting of flag '\(key)' can give '\(result.name)', which is not a variant",
-                    hint: LogicCompiler.suggestion(for: result.name, among: variants.keys.sorted())
-                        ?? "variants: \(variants.keys.sorted().joined(separator: ", "))")
+        return results.filter { !variants.contains($0.name) }.map { result in
+            .warning(at: result.location,
+                     "targeting of flag '\(key)' can give '\(result.name)', which is not a variant",
+                     hint: LogicCompiler.suggestion(for: result.name, among: variants)
+                         ?? "variants: \(variants.joined(separator: ", "))")
         }
     }
 
     /// The literal variant names in result positions: the rule itself, `if` branches, `fractional` buckets.
-    private func collectResults(
+    private static func collectResults(
         _ source: RuleSource, into results: inout [(name: String, location: SourceLocation?)]
     ) {
         switch source.kind {

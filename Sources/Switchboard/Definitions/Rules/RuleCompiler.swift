@@ -87,6 +87,9 @@ struct RuleCompiler {
             let rule = JSONLogic(node: targeting)
             diagnostics.append(contentsOf: rule.diagnostics)
             if diagnostics.count > errorsBefore { return nil }
+            // As for a flagd file: a name the rule can give that is no variant fails every evaluation reaching it.
+            diagnostics += FlagdFlag.unknownResults(of: RuleSource(node: targeting), flag: definition.key,
+                                                    variants: definition.variants.map(\.name))
             let flag = FlagdFlag(key: definition.key, state: state, variants: variants, defaultVariant: defaultName,
                                  targeting: rule, fractionalAlgorithm: algorithm, location: definition.location)
             return DefinitionTargeting(flag: flag, outcomes: outcomes, isFlagd: false)
