@@ -742,6 +742,11 @@ def test_a_change_from_switchboard_set_appears_live(browser, server):
     assert elapsed < LIVE_MS / 1000, elapsed
     assert "flash" in (console.row("shop.upload.max_mb").get_attribute("class") or "")
     assert page.evaluate("performance.getEntriesByType('navigation').length") == 1
+    # The command line's name is nobody's checked name: the flag page marks it, as the history does.
+    console.select("shop.upload.max_mb")
+    page.wait_for_selector("#detail-facts dd:has-text('(unverified)')")
+    facts = page.inner_text("#detail-facts")
+    assert "set by " in facts and "(unverified) at " in facts, facts
 
 
 @with_server
@@ -805,6 +810,7 @@ def test_security_headers_and_no_inline_script(browser, server):
 def test_read_only_console_without_an_admin_token(browser, server):
     console = Page(browser, server)
     page = console.open()
+    page.wait_for_selector("#open-read-only", state="visible")
     page.click("#open-read-only")
     page.wait_for_selector("#flag-rows tr")
     assert page.inner_text("#access") == "read-only"
@@ -822,9 +828,12 @@ def test_read_only_console_without_an_admin_token(browser, server):
 def test_read_token_gives_a_read_only_console(browser, server):
     console = Page(browser, server)
     page = console.open()
-    page.click("#open-read-only")
+    # A server with a read token opens no console without one: the button is not offered, and an empty form
+    # asks for a token alone.
+    page.wait_for_selector("#open-read-only", state="hidden")
+    page.click("#sign-in-form button[type=submit]")
     page.wait_for_selector("#sign-in-error:not(:empty)")
-    assert "needs a token" in page.inner_text("#sign-in-error")
+    assert page.inner_text("#sign-in-error") == "Enter a token.", page.inner_text("#sign-in-error")
     page = console.sign_in(token=READ)
     assert page.inner_text("#access") == "read-token · read", page.inner_text("#access")
     assert "read-token has the role 'read'" in page.inner_text("#read-only")

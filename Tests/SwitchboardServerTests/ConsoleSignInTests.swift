@@ -135,6 +135,15 @@ import Testing
         }
     }
 
+    @Test func aServerWithAReadTokenOffersNoConsoleWithoutOne() async throws {
+        try await LiveServer.with(project, configure: { $0.readToken = AccessToken("read-secret") }) { server in
+            let browser = SignInBrowser(server: server.port, provider: 1)
+            let options = try await browser.get(server: "/console/sign-in/options")
+            #expect(options.status == .ok && options.body == #"{"provider":null,"readOnlyWithoutToken":false}"#)
+            #expect(try await browser.get(server: "/console/api/session").status == .unauthorized)
+        }
+    }
+
     @Test func answersNotFoundWithoutAnIdentityProvider() async throws {
         try await LiveServer.with(project, configure: { $0.adminToken = AccessToken("admin-secret") }) { server in
             let browser = SignInBrowser(server: server.port, provider: 1)
@@ -145,6 +154,9 @@ import Testing
             }
             let provider = try await browser.get(server: "/console/oidc/provider")
             #expect(provider.status == .ok && provider.body == "null")
+            // With only an admin token the console opens read-only without one, so the dialog offers it.
+            let options = try await browser.get(server: "/console/sign-in/options")
+            #expect(options.status == .ok && options.body == #"{"provider":null,"readOnlyWithoutToken":true}"#)
             let session = try await browser.get(server: "/console/api/session", bearer: "admin-secret")
             #expect(try Value(jsonBytes: Array(session.body.utf8)).objectValue?["signIn"] == .null)
         }

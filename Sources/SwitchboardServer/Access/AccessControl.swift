@@ -102,6 +102,9 @@ final class AccessControl: Service, Sendable {
         return file.anonymousRead
     }
 
+    /// Whether the console opens read-only without a token: on a server with no read token and no access file.
+    var consoleIsOpen: Bool { file == nil && readToken == nil }
+
     /// Whether anyone can be let in at all; without it OFREP and the console skip the checks altogether.
     var isConfigured: Bool { adminToken != nil || readToken != nil || path != nil }
 
@@ -159,7 +162,7 @@ final class AccessControl: Service, Sendable {
     private func anonymous(_ scope: Scope) throws(ServerError) -> Principal {
         let open = switch scope {
         case .ofrep: ofrepIsOpen
-        case .console: file == nil && readToken == nil
+        case .console: consoleIsOpen
         case .admin: false
         }
         if open { return Principal(name: "anonymous", grant: Grant(role: .read), source: .anonymous) }

@@ -136,11 +136,18 @@ struct ConsoleRoutes {
                              today: Day.today(), board: board, principal: try Self.principal(of: context)),
             "explanation": explanation.jsonValue,
         ]
+        let last = board.auditLog(limit: Self.lastChangeWindow).last(where: { $0.key == key })
         if let stored = board.storedOverride(key) {
-            document["override"] = [
+            var override: [String: Value] = [
                 "value": stored.value, "actor": .string(stored.actor), "time": .string(stored.time),
                 "version": .int(Int(clamping: stored.version)),
             ]
+            // Whether the server checked who set it, from the write's audit record: the page marks a name nobody
+            // checked wherever it shows it, as the history does.
+            if let last, last.event == .change, last.version == stored.version {
+                override["verified"] = .bool(last.verified)
+            }
+            document["override"] = .object(override)
         }
         // The targeting as the core describes it (rules, segments, rollouts, prerequisites, each with file:line):
         // the flag page draws it and decides nothing.
@@ -151,7 +158,7 @@ struct ConsoleRoutes {
                 "evaluations": .int(usage.evaluations), "since": .string(self.usage.sinceText),
             ]
         }
-        if let last = board.auditLog(limit: Self.lastChangeWindow).last(where: { $0.key == key }) {
+        if let last {
             document["lastChange"] = (try? Value(json: last.json)) ?? .null
         }
         return Response.json(Value.object(document).json)

@@ -9,8 +9,9 @@ import Switchboard
 ///
 /// | route | answers |
 /// |---|---|
-/// | `GET /console/oidc/provider` | `{"issuer": …, "url": "/console/oidc/login"}`, or `null`: what the sign-in
-///   dialog offers |
+/// | `GET /console/sign-in/options` | `{"provider": <as below, or null>, "readOnlyWithoutToken": true}`: what the
+///   sign-in dialog offers |
+/// | `GET /console/oidc/provider` | `{"issuer": …, "url": "/console/oidc/login"}`, or `null` |
 /// | `GET /console/oidc/login?next=#/…` | 302 to the provider's authorization endpoint (code flow with PKCE) |
 /// | `GET /console/oidc/callback?code=…&state=…` | 302 to `/#/session?token=…&next=…`, or `/#/session?error=…` |
 ///
@@ -27,6 +28,7 @@ struct ConsoleSignInRoutes {
     static let callbackPath = "/console/oidc/callback"
 
     func register(on console: RouterGroup<ServerContext>) {
+        console.get("sign-in/options", use: options)
         console.get("oidc/provider", use: provider)
         console.get("oidc/login", use: login)
         console.get("oidc/callback", use: callback)
@@ -44,6 +46,16 @@ struct ConsoleSignInRoutes {
                          hint: "add `oidc:` with an issuer and an audience to the access file (--access-file)")
         }
         return signIn
+    }
+
+    /// What the sign-in dialog offers, asked before anyone signs in: the identity provider, and whether the console
+    /// opens read-only without a token (elsewhere the dialog does not offer it, since it could only be refused).
+    @Sendable func options(_ request: Request, context: ServerContext) async throws -> Response {
+        let document: Value = [
+            "provider": Self.signInDocument(access) ?? .null,
+            "readOnlyWithoutToken": .bool(access.consoleIsOpen),
+        ]
+        return Response.json(document.json)
     }
 
     /// The sign-in dialog asks on every server, so the answer without a provider is `null`, not a 404 that the

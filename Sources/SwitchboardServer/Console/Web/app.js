@@ -136,7 +136,7 @@ const keyPath = (key) => encodeURIComponent(key);
     for (const id of ['environment', 'store', 'access', 'read-only', 'degraded']) $(id).hidden = true;
     setText('sign-in-error', message);
     $('token').focus();
-    offerProvider();
+    offerSignIn();
   }
 
   // The server's sign-in through the identity provider ends at #/session?token=…&next=… (or ?error=…&next=…): the
@@ -152,19 +152,24 @@ const keyPath = (key) => encodeURIComponent(key);
     return { error: fields.get('error') || '' };
   }
 
-  // Offers "Sign in with <issuer>" when the server has an identity provider; the deep link comes back after it.
-  async function offerProvider() {
-    const result = await api('/console/oidc/provider');
+  // Offers "Sign in with <issuer>" when the server has an identity provider (the deep link comes back after it),
+  // and "Open read-only without a token" only where the console opens without one: elsewhere it could only be
+  // refused.
+  async function offerSignIn() {
+    const result = await api('/console/sign-in/options');
+    const options = (result.ok && result.data) || {};
+    $('open-read-only').hidden = options.readOnlyWithoutToken === false;
+    const provider = options.provider;
     const box = $('provider-sign-in');
-    box.hidden = !(result.ok && result.data && result.data.url);
+    box.hidden = !(provider && provider.url);
     if (box.hidden) return;
-    const issuer = result.data.issuer;
+    const issuer = provider.issuer;
     let host = issuer;
     try { host = new URL(issuer).host; } catch { host = issuer; }
     const button = $('sign-in-provider');
     button.textContent = 'Sign in with ' + host;
     button.title = issuer;
-    button.dataset.url = result.data.url;
+    button.dataset.url = provider.url;
   }
 
   function signInWithProvider() {
@@ -181,7 +186,7 @@ const keyPath = (key) => encodeURIComponent(key);
     if (!result.ok) {
       state.token = null;
       const message = result.status === 403 ? 'Wrong token: ' + problem(result)
-        : result.status === 401 ? 'This server needs a token: ' + problem(result) : problem(result);
+        : problem(result);
       setText('sign-in-error', message);
       $('token').select();
       return;
@@ -679,7 +684,9 @@ const keyPath = (key) => encodeURIComponent(key);
     fact('Defined at', flag.location);
     fact('Environment variable', explanation.environmentVariable);
     const stored = state.explained && state.explained.override;
-    if (stored) fact('Override', 'version ' + stored.version + ', set by ' + stored.actor + ' at ' + stored.time);
+    if (stored) {
+      fact('Override', 'version ' + stored.version + ', set by ' + overrideActor(stored) + ' at ' + stored.time);
+    }
     const usage = state.explained && state.explained.usage;
     if (usage) {
       fact('Last evaluated', usage.last_evaluated
@@ -1183,12 +1190,13 @@ const keyPath = (key) => encodeURIComponent(key);
     if (current) {
       const last = current.lastChange;
       if (last) {
-        body.append(el('p', { text: (last.actor || 'someone') + ' at ' + last.time + ' changed it:' }),
+        const who = last.actor ? auditActor(last) : 'someone';
+        body.append(el('p', { text: who + ' at ' + last.time + ' changed it:' }),
           changeLine(write.key, literal(last.old), literal(last.new)));
       }
       const stored = current.override;
       body.append(el('p', { text: 'It is now ' + show(current.flag.value) + ' from the ' + current.flag.layer
-        + ' layer' + (stored ? ' (runtime override version ' + stored.version + ', set by ' + stored.actor
+        + ' layer' + (stored ? ' (runtime override version ' + stored.version + ', set by ' + overrideActor(stored)
         + ' at ' + stored.time + ')' : '') + '.' }));
     }
     body.append(el('p', { text: 'Your change was not written: ' + (write.reset ? 'reset the override'
@@ -1277,6 +1285,11 @@ const keyPath = (key) => encodeURIComponent(key);
     const notes = record.verified ? [] : ['unverified'];
     if (record.claimed_actor) notes.push('claimed ' + JSON.stringify(record.claimed_actor));
     return notes.length ? record.actor + ' (' + notes.join(', ') + ')' : record.actor;
+  }
+
+  /** Who set the override in force: its name, marked `(unverified)` when its write's record says nobody checked it. */
+  function overrideActor(stored) {
+    return stored.verified === false ? stored.actor + ' (unverified)' : stored.actor;
   }
 
   function renderAudit() {
@@ -1430,7 +1443,8 @@ const keyPath = (key) => encodeURIComponent(key);
       event.preventDefault();
       const token = $('token').value.trim();
       if (!token) {
-        setText('sign-in-error', 'Enter a token, or open the console read-only without one.');
+        setText('sign-in-error', $('open-read-only').hidden ? 'Enter a token.'
+          : 'Enter a token, or open the console read-only without one.');
         return;
       }
       signIn(token);
