@@ -336,6 +336,9 @@ def test_history_shows_an_expiry(browser, server):
     page.wait_for_selector("#history-rows tr")
     first = page.inner_text("#history-rows tr:first-child")
     assert "expired: true → no override" in first, first
+    # The write that set it says until when, as `switchboard log` does.
+    second = page.inner_text("#history-rows tr:nth-child(2)")
+    assert "until " + expiry.replace("Z", ".000Z") in second, second
 
 
 SCHEDULED = """\

@@ -1308,11 +1308,20 @@ const keyPath = (key) => encodeURIComponent(key);
       body.append(el('tr', null, el('td', null, el('time', { datetime: record.time, title: record.time,
         text: relativeTime(record.time) })), el('td', { text: auditActor(record) }),
         el('td', { class: 'change', text: record.key }),
-        el('td', null, changeLine(record.event === 'expired' ? 'expired' : '', literal(record.old),
-          literal(record.new))), actions));
+        el('td', null, historyChange(record)), actions));
     }
     setText('history-status', records.length + ' change' + (records.length === 1 ? '' : 's')
       + (records.length > 500 ? ', the newest 500 shown' : '') + '.');
+  }
+
+  /** A record's change, as `switchboard log` writes it: an override set to expire says until when (a change of
+   *  only its expiry would otherwise read as `"dark" → "dark"`). */
+  function historyChange(record) {
+    const line = changeLine(record.event === 'expired' ? 'expired' : '', literal(record.old), literal(record.new));
+    if (record.event !== 'expired' && record.expires_at) {
+      line.append(' ', el('span', { class: 'help', text: 'until ' + record.expires_at }));
+    }
+    return line;
   }
 
   function revert(record) {
