@@ -59,6 +59,11 @@ struct ServeCommand: AsyncParsableCommand {
                                + "(never more than the open-files limit leaves room for).", valueName: "count"))
     var maxConnections = ServerConfiguration.defaultMaxConnections
 
+    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(
+        "A reverse proxy (an IP address or CIDR block; repeatable) whose X-Forwarded-For names the client, so that "
+            + "failed sign-ins lock out that client rather than everyone behind the proxy.", valueName: "address"))
+    var trustedProxies: [String] = []
+
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel = "info"
 
@@ -79,6 +84,11 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("\(name) must be a number of seconds above 0 and at most 86400 (a day)")
         }
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive") }
+        do throws(TrustedProxies.Invalid) {
+            _ = try TrustedProxies(trustedProxies)
+        } catch {
+            throw ValidationError(error.description)
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -111,6 +121,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.headerTimeout = .milliseconds(Int64((headerTimeout * 1000).rounded()))
             configuration.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
             configuration.maxConnections = maxConnections
+            configuration.trustedProxies = try TrustedProxies(trustedProxies)
             configuration.accessFile = accessFile ?? ProcessInfo.processInfo.environment["SWITCHBOARD_ACCESS_FILE"]
                 .flatMap { $0.isEmpty ? nil : $0 }
         } catch {

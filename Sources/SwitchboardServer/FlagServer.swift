@@ -88,7 +88,7 @@ public final class FlagServer: Sendable {
         metrics = ServerMetrics(factory: board.metricsFactory)
         access = AccessControl(adminToken: configuration.adminToken, readToken: configuration.readToken,
                                accessFile: configuration.accessFile, metrics: metrics, logger: logger,
-                               makeIdentity: { [metrics] settings in
+                               trustedProxies: configuration.trustedProxies, makeIdentity: { [metrics] settings in
             OIDCSignIn(settings: settings,
                        provider: IdentityProvider(issuer: settings.issuer,
                                                   refreshInterval: configuration.identityKeysRefreshInterval),

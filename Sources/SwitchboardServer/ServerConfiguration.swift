@@ -45,6 +45,9 @@ public struct ServerConfiguration: Sendable {
     /// The most connections served at once; one past it is answered 503 with `Retry-After` and closed. The
     /// server never allows more than the open-files limit leaves room for (``DescriptorLimit/connectionCap(for:)``).
     public var maxConnections: Int = ServerConfiguration.defaultMaxConnections
+    /// The reverse proxies whose `X-Forwarded-For` names the client that ten failed sign-ins lock out for a minute
+    /// (`--trusted-proxy`); without them, behind a proxy, every client shares the proxy's address.
+    public var trustedProxies: TrustedProxies = .none
     /// How long after reading the identity provider's keys the server waits before it may read them again (for a
     /// token signed by a key it does not know). Five seconds; tests set it to make either side of it certain.
     package var identityKeysRefreshInterval: Duration = IdentityProvider.defaultRefreshInterval

@@ -43,6 +43,8 @@ final class AccessControl: Service, Sendable {
     private let metrics: ServerMetrics
     private let logger: Logger
     let limiter: FailureLimiter
+    /// The proxies whose `X-Forwarded-For` names the client the limiter counts.
+    let trustedProxies: TrustedProxies
     private let makeIdentity: @Sendable (OIDCSettings) -> (any BearerVerifier)?
     private let state: Locked<State>
 
@@ -61,9 +63,10 @@ final class AccessControl: Service, Sendable {
     /// Reads the access file, when there is one.
     init(
         adminToken: AccessToken?, readToken: AccessToken?, accessFile path: String?, metrics: ServerMetrics,
-        logger: Logger, limiter: FailureLimiter = FailureLimiter(),
+        logger: Logger, limiter: FailureLimiter = FailureLimiter(), trustedProxies: TrustedProxies = .none,
         makeIdentity: @escaping @Sendable (OIDCSettings) -> (any BearerVerifier)? = { _ in nil }
     ) {
+        self.trustedProxies = trustedProxies
         self.adminToken = adminToken
         self.readToken = readToken
         self.path = path
@@ -121,7 +124,7 @@ final class AccessControl: Service, Sendable {
     /// - Throws: 401 without a credential where one is needed, 403 for a credential the server does not know, 429
     ///   for an address that failed too often. OFREP refusals are shaped as OFREP errors, the rest as admin errors.
     func principal(of request: Request, context: ServerContext, scope: Scope) async throws(ServerError) -> Principal {
-        let address = context.remoteAddress
+        let address = clientAddress(of: request, context: context)
         if let wait = limiter.retryAfter(for: address) {
             metrics.recordAuthFailure(reason: "rate_limited")
             var error = refusal(scope, .tooManyRequests,
@@ -152,6 +155,14 @@ final class AccessControl: Service, Sendable {
         if scope == .admin, adminToken == nil, path == nil { throw Self.adminOff }
         throw failure(scope, address: address, reason: "unknown_token", "this token is not valid on this server")
     }
+
+    /// The address failed sign-ins are held against: the connection's, or behind a trusted proxy the client's
+    /// from `X-Forwarded-For` (``TrustedProxies``).
+    func clientAddress(of request: Request, context: ServerContext) -> String {
+        trustedProxies.client(peer: context.remoteAddress, forwardedFor: request.headers[values: Self.forwardedFor])
+    }
+
+    private static let forwardedFor = HTTPField.Name("X-Forwarded-For")!
 
     /// The refusal of the admin API on a server with no admin token and no access file: no credential can write.
     private static let adminOff = ServerError.admin(

@@ -67,7 +67,8 @@ struct ConsoleSignInRoutes {
     @Sendable func login(_ request: Request, context: ServerContext) async throws -> Response {
         let signIn = try signIn()
         let next = Self.deepLink(request.uri.queryParameters["next"].map(String.init))
-        if let wait = access.limiter.retryAfter(for: context.remoteAddress) {
+        let address = access.clientAddress(of: request, context: context)
+        if let wait = access.limiter.retryAfter(for: address) {
             signIn.metrics.recordAuthFailure(reason: "rate_limited")
             return Self.toPage(error: "too many failed sign-ins from this address; try again in \(wait) s",
                                next: next)
@@ -83,14 +84,15 @@ struct ConsoleSignInRoutes {
             let url = try await signIn.beginSignIn(redirectURI: redirectURI, next: next)
             return Response(status: .found, headers: [.location: url.absoluteString])
         } catch {
-            return failed(signIn, error, context: context, next: next)
+            return failed(signIn, error, address: address, next: next)
         }
     }
 
     @Sendable func callback(_ request: Request, context: ServerContext) async throws -> Response {
         let signIn = try signIn()
         let query = request.uri.queryParameters
-        if let wait = access.limiter.retryAfter(for: context.remoteAddress) {
+        let address = access.clientAddress(of: request, context: context)
+        if let wait = access.limiter.retryAfter(for: address) {
             signIn.metrics.recordAuthFailure(reason: "rate_limited")
             return Self.toPage(error: "too many failed sign-ins from this address; try again in \(wait) s",
                                next: "#/")
@@ -99,33 +101,33 @@ struct ConsoleSignInRoutes {
             let description = query["error_description"].map { ": \($0)" } ?? ""
             return failed(signIn, .init(reason: "provider_refused",
                                         message: "the identity provider refused the sign-in (\(refused)\(description))"),
-                          context: context, next: "#/")
+                          address: address, next: "#/")
         }
         guard let code = query["code"].map(String.init), let state = query["state"].map(String.init),
               !code.isEmpty, !state.isEmpty
         else {
             return failed(signIn, .init(reason: "malformed", message: "the identity provider sent no code or state"),
-                          context: context, next: "#/")
+                          address: address, next: "#/")
         }
         do {
             let session = try await signIn.finishSignIn(code: code, state: state)
             signIn.logger.info("\(session.principal.name) signed in to the console (\(session.principal.grant))")
             return Self.toPage(["token": session.token, "next": session.next])
         } catch {
-            return failed(signIn, error, context: context, next: "#/")
+            return failed(signIn, error, address: address, next: "#/")
         }
     }
 
     /// A failed sign-in: counted, logged, held against the address (unless the provider is down), and shown on the
     /// page.
     private func failed(
-        _ signIn: OIDCSignIn, _ refusal: OIDCSignIn.Refusal, context: ServerContext, next: String
+        _ signIn: OIDCSignIn, _ refusal: OIDCSignIn.Refusal, address: String, next: String
     ) -> Response {
         signIn.metrics.recordAuthFailure(reason: refusal.reason)
         // An outage of the provider is nobody's failed sign-in: it is counted, but held against no address.
-        if refusal.reason != "provider_unavailable" { access.limiter.recordFailure(of: context.remoteAddress) }
+        if refusal.reason != "provider_unavailable" { access.limiter.recordFailure(of: address) }
         signIn.logger.warning(
-            "refused a console sign-in from \(context.remoteAddress): \(refusal.message) (\(refusal.reason))")
+            "refused a console sign-in from \(address): \(refusal.message) (\(refusal.reason))")
         return Self.toPage(error: "Sign-in failed: " + refusal.message, next: next)
     }
 
