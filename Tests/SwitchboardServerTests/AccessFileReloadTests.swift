@@ -17,8 +17,10 @@ import Testing
         let ana = try AccessFileEditor.add(name: "ana", grant: Grant(role: .admin), toFileAt: path)
         try await LiveServer.with(project, configure: { $0.accessFile = path }) { live in
             try await TestClient.withClient(host: "127.0.0.1", port: live.port) { client in
+                // The details need a credential on a server whose reads need one: ana's, then bo's once ana goes.
+                var reader = ana
                 func health() async throws -> [String: Value] {
-                    let response = try await client.get("/healthz")
+                    let response = try await client.get("/healthz", headers: [.authorization: "Bearer \(reader)"])
                     return try Value(jsonBytes: response.body.map { Array($0.readableBytesView) } ?? []).objectValue ?? [:]
                 }
                 func status(_ token: String) async throws -> HTTPResponse.Status {
@@ -31,6 +33,7 @@ import Testing
                 let bo = try AccessFileEditor.add(name: "bo", grant: Grant(role: .read), toFileAt: path)
                 try await waitUntil("the file with bo is in force") { try await people() == 2 }
                 #expect(try await status(bo) == .ok)
+                reader = bo
 
                 try AccessFileEditor.revoke(name: "ana", inFileAt: path)
                 try await waitUntil("the file without ana is in force") { try await people() == 1 }
@@ -51,6 +54,10 @@ import Testing
                 try await waitUntil("the mended file is in force") {
                     try await health()["status"] == "ok"
                 }
+                // Without a credential, the status alone: no path, no error text.
+                let anonymous = try await client.get("/healthz")
+                let short = try Value(jsonBytes: anonymous.body.map { Array($0.readableBytesView) } ?? []).objectValue
+                #expect(short.map { Set($0.keys) } == ["status", "revision", "definitions", "version"])
             }
         }
     }

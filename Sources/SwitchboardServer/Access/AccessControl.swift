@@ -156,6 +156,15 @@ final class AccessControl: Service, Sendable {
         throw failure(scope, address: address, reason: "unknown_token", "this token is not valid on this server")
     }
 
+    /// Whether the request carries a credential this server accepts (any role); a wrong one counts as a failed
+    /// sign-in, as anywhere.
+    func acceptsCredential(of request: Request, context: ServerContext) async -> Bool {
+        guard AccessMiddleware.bearer(in: request) != nil || request.headers[AccessMiddleware.apiKey] != nil else {
+            return false
+        }
+        return (try? await principal(of: request, context: context, scope: .ofrep)) != nil
+    }
+
     /// The address failed sign-ins are held against: the connection's, or behind a trusted proxy the client's
     /// from `X-Forwarded-For` (``TrustedProxies``).
     func clientAddress(of request: Request, context: ServerContext) -> String {
