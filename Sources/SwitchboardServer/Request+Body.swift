@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 extension Request {
     /// The whole body, or the error `tooLarge` makes when it has more than `limit` bytes.
@@ -14,6 +15,10 @@ extension Request {
             let buffer = try await body.collect(upTo: limit)
             return Array(buffer.readableBytesView)
         } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw tooLarge()
+        } catch is NIOTooManyBytesError {
+            // A chunked body has no length to check first: its collection stops at the limit with NIO's error,
+            // which Hummingbird would answer with an empty 413.
             throw tooLarge()
         }
     }

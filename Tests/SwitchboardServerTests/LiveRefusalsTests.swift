@@ -39,6 +39,9 @@ import Testing
             connection.send("POST /ofrep/v1/evaluate/flags HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                 + "Transfer-Encoding: chunked\r\n\r\n\(String(chunk.utf8.count, radix: 16))\r\n\(chunk)\r\n")
             #expect(try await connection.waitFor("HTTP/1.1 ").hasPrefix("HTTP/1.1 413 "))
+            // With the same OFREP error as a declared length gets, not an empty body.
+            let answer = try await connection.waitFor("larger than the limit of")
+            #expect(answer.contains(#""errorCode":"GENERAL""#), "\(answer)")
         }
     }
 
