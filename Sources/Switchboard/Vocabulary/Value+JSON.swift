@@ -72,6 +72,8 @@ private struct JSONParser {
     }
 
     mutating func parseDocument() throws(JSONError) -> Value {
+        // A byte order mark before the text: RFC 8259 lets a parser ignore it, and some writers add one.
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
         skipWhitespace()
         let value = try parseValue()
         skipWhitespace()
@@ -190,13 +192,15 @@ private struct JSONParser {
         index += 1
         let start = index
         // Fast path: no escapes.
+        var highBits: UInt8 = 0
         while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
             guard bytes[index] >= 0x20 else { throw error("control character in a string") }
+            highBits |= bytes[index]
             index += 1
         }
         guard index < bytes.count else { throw error("unterminated string") }
         if bytes[index] == UInt8(ascii: "\"") {
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            let text = try utf8(UnsafeBufferPointer(rebasing: bytes[start..<index]), ascii: highBits < 0x80, at: start)
             index += 1
             return text
         }
@@ -205,8 +209,11 @@ private struct JSONParser {
             guard index < bytes.count else { throw error("unterminated string") }
             let c = bytes[index]
             if c == UInt8(ascii: "\"") {
+                let text = try scalars.withUnsafeBufferPointer { buffer throws(JSONError) in
+                    try utf8(buffer, ascii: false, at: start)
+                }
                 index += 1
-                return String(decoding: scalars, as: UTF8.self)
+                return text
             }
             if c < 0x20 { throw error("control character in a string") }
             if c != UInt8(ascii: "\\") {
@@ -244,6 +251,18 @@ private struct JSONParser {
                 throw error("invalid escape")
             }
         }
+    }
+
+    /// A string's bytes as text; invalid UTF-8 (a stray continuation byte, an overlong or cut-short sequence) is
+    /// refused at the string's start (`start`) rather than decoded into replacement characters, so that no two
+    /// different bodies read as the same text.
+    mutating func utf8(_ text: UnsafeBufferPointer<UInt8>, ascii: Bool, at start: Int) throws(JSONError) -> String {
+        if ascii { return String(decoding: text, as: UTF8.self) }
+        guard let string = String(validating: text, as: UTF8.self) else {
+            index = start - 1
+            throw error("invalid UTF-8 in a string")
+        }
+        return string
     }
 
     mutating func parseHex4() throws(JSONError) -> UInt32 {
