@@ -58,7 +58,16 @@ public enum DefinitionLoader {
         // `stat`, not `FileManager`: on a one-shot command's prefetch thread, FileManager's first use delayed the
         // first file's read.
         if let problem = directoryProblem(directory) { return LoadReport(registry: .empty, diagnostics: [problem]) }
-        return load(paths: definitionFiles(in: directory), today: today, now: now, workers: defaultWorkers)
+        let paths = definitionFiles(in: directory)
+        if paths.isEmpty { return LoadReport(registry: .empty, diagnostics: [noDefinitionFiles(in: directory)]) }
+        return load(paths: paths, today: today, now: now, workers: defaultWorkers)
+    }
+
+    /// The warning for a definitions directory with no definitions file in it: a job pointed at the wrong folder
+    /// would otherwise pass with nothing checked. A warning, not an error: a new project starts empty.
+    static func noDefinitionFiles(in directory: String) -> Diagnostic {
+        .warning(at: nil, "no definitions file in '\(directory)'",
+                 hint: "definitions are .yaml, .yml and .flagd.json files; pass the folder that holds them: --flags DIR")
     }
 
     /// The error for a definitions directory that is not there, or is a file; `nil` when it is a directory.
