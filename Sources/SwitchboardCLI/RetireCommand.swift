@@ -40,6 +40,11 @@ struct RetireCommand: ParsableCommand {
     @Flag(name: .long, help: "Print the unified diff of every change and write nothing.")
     var dryRun = false
 
+    func validate() throws {
+        // Refused rather than ignored: a script asking for JSON would read a diff or a sentence instead.
+        if options.json { throw ValidationError("retire has no --json output; --dry-run prints the unified diff") }
+    }
+
     func run() throws {
         let loaded = DefinitionLoader.load(directory: options.flags)
         let errorOutput = Terminal.standardError

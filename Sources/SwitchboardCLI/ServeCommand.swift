@@ -77,6 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
     var traceValues = false
 
     func validate() throws {
+        if options.json { throw ValidationError("serve has no --json output; its log is text on standard error") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be positive") }
         for (name, value) in [("--header-timeout", headerTimeout), ("--idle-timeout", idleTimeout)]

@@ -84,4 +84,14 @@ import Testing
         let people = try #require(try Value(json: list.stdout).objectValue)
         #expect(people["ok"] == false && people["diagnostics"]?.listValue?.isEmpty == false)
     }
+
+    /// The commands whose answer is no JSON document refuse `--json` as a usage error rather than ignore it.
+    @Test(arguments: [["retire", "app.new_flow", "--keep", "true"], ["serve", "--port", "0"]])
+    func aCommandWithoutJSONRefusesIt(_ command: [String]) throws {
+        let project = makeProject()
+        let result = try runSwitchboard(command + ["--json", "--flags", project.flags])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(command[0]) has no --json output"), "\(result.stderr)")
+        #expect(result.stdout == "")
+    }
 }
