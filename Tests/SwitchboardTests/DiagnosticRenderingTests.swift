@@ -62,7 +62,12 @@ struct DiagnosticRenderingTests {
     @Test func intWrittenAsDecimal() {
         #expect(errors("preferences:\n  n:\n    type: int\n    default: 2.0\n") == [
             "flags/c.yaml:4:14: error: default of n: expected an int, found the double 2.0\n"
-                + "  hint: write it without a decimal point",
+                + "  hint: an int is a whole number written without a point or exponent: 2",
+        ])
+        // `1e3` has no decimal point to remove: the hint names the number as an int is written.
+        #expect(errors("preferences:\n  n:\n    type: int\n    default: 1e3\n") == [
+            "flags/c.yaml:4:14: error: default of n: expected an int, found the double 1000.0\n"
+                + "  hint: an int is a whole number written without a point or exponent: 1000",
         ])
     }
 
