@@ -128,7 +128,8 @@ extension Definition {
                                 hint: "an int is from \(Int.min) to \(Int.max)")
         case (.int, .double(let number)) where number == number.rounded():
             return ValueProblem("expected an int, found the double \(Value.double(number))",
-                                hint: "an int is a whole number written without a point or exponent: \(Int(number))")
+                                hint: "an int is a whole number written without a point or exponent: "
+                                    + "\(Int(number))")
         case (.bool, .string(let text)), (.int, .string(let text)), (.double, .string(let text)):
             // Named when short: `found the string "five"`. Quoted in YAML or JSON, `"true"` or `"5"` is text.
             let found = text.count <= 40 ? "the string \(Message.quoted(text))" : "a string"

@@ -67,7 +67,8 @@ public enum DefinitionLoader {
     /// would otherwise pass with nothing checked. A warning, not an error: a new project starts empty.
     static func noDefinitionFiles(in directory: String) -> Diagnostic {
         .warning(at: nil, "no definitions file in '\(directory)'",
-                 hint: "definitions are .yaml, .yml and .flagd.json files; pass the folder that holds them: --flags DIR")
+                 hint: "definitions are .yaml and .yml files (flagd's as .flagd.json); pass the folder that holds "
+                     + "them: --flags DIR")
     }
 
     /// The error for a definitions directory that is not there, or is a file; `nil` when it is a directory.

@@ -19,9 +19,8 @@ package enum AtomicFile {
 
     /// Writes `bytes` as the file at `path`: into `path.tmp`, synced to the disk, renamed over `path`, and the
     /// folder synced so that the rename survives a crash too. The folder must exist; a folder at `path` is refused
-    /// as such. On failure the temporary file
-    /// is removed and `path` is as it was. One writer at a time per path: the file store writes under its lock, and a
-    /// remote board owns its cache folder.
+    /// as such. On failure the temporary file is removed and `path` is as it was. One writer at a time per path: the
+    /// file store writes under its lock, and a remote board owns its cache folder.
     package static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
         var status = stat()
         if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
