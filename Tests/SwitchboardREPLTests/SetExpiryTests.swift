@@ -60,8 +60,11 @@ struct SetExpiryTests {
         ("set --for 400d app.new_flow true", "--for is at most 365 days (365d), not '400d'"),
         ("set --until 2026-12-01T09:00:00 app.new_flow true",
          "--until needs a time zone: '2026-12-01T09:00:00' has none (add Z for UTC, or an offset such as +01:00)"),
-        ("set --for 2h --until 2026-12-01T09:00:00Z app.new_flow true", "give either --for or --until, not both"),
-        ("set --for 2h app.new_flow true --for 3h", "give either --for or --until, not both"),
+        ("set --for 2h --until 2026-12-01T09:00:00Z app.new_flow true", "give --for or --until once"),
+        ("set --for 2h app.new_flow true --for 3h", "give --for or --until once"),
+        // After the value: an option missing its value, and one given twice, are not words of the value.
+        ("set app.upload.max_mb 97 --for", "--for needs a value after it: set KEY VALUE --for 2h"),
+        ("set app.motd hello --for 2h --for 3h", "give --for or --until once"),
         ("set app.new_flow true --for 2x",
          "--for takes a whole number and a unit (s, m, h or d), such as 90s, 30m, 2h or 7d, not '2x'"),
     ])

@@ -125,7 +125,7 @@ enum CommandParser {
                 !word.isQuoted && (word.text == "--for" || word.text == "--until")
             }
             func readExpiry(_ option: String, _ text: String) throws(CommandError) -> Command.Expiry {
-                guard expiry == nil else { throw usage("give either --for or --until, not both") }
+                guard expiry == nil else { throw usage("give --for or --until once") }
                 do throws(ExpiryInput.Problem) {
                     if option == "--for" { return .after(seconds: try ExpiryInput.seconds(ofDuration: text)) }
                     // Its form is checked now; whether it is past, only when the session writes.
@@ -141,9 +141,18 @@ enum CommandParser {
                 rest = rest.dropFirst(2)
             }
             // The command line's order too, `set KEY VALUE --for 2h`: unquoted, the last two words are the option.
+            // An option last, with nothing after it, is one missing its value rather than a word of the value.
+            if rest.count >= 3, let last = rest.last, isExpiryOption(last) {
+                throw usage("\(last.text) needs a value after it: set KEY VALUE \(last.text) "
+                    + (last.text == "--for" ? "2h" : "2026-12-01T09:00:00Z"))
+            }
             if rest.count >= 4, isExpiryOption(rest[rest.endIndex - 2]) {
                 expiry = try readExpiry(rest[rest.endIndex - 2].text, rest.last!.text)
                 rest = rest.dropLast(2)
+                // A second pair before it would otherwise be read as words of the value.
+                if rest.count >= 4, isExpiryOption(rest[rest.endIndex - 2]) {
+                    throw usage("give --for or --until once")
+                }
             }
             guard rest.count >= 2 else {
                 throw usage(rest.isEmpty ? "set needs a KEY and a VALUE" : "set needs a VALUE after the key")
