@@ -11,20 +11,11 @@ import Testing
 /// parameter, or `dry_run` on a `DELETE` is refused with 400 and nothing is written, so a try is never made for
 /// real.
 @Suite struct AdminQueryParameterTests {
-    private func withBoard(
-        _ test: @escaping @Sendable (Board, any TestClientProtocol) async throws -> Void
-    ) async throws {
-        let project = TestProject(fixture: "flags")
-        let board = try project.board()
-        let server = FlagServer(board: board, configuration: ServerConfiguration(adminToken: AccessToken("admin")))
-        try await server.makeApplication().test(.router) { client in try await test(board, client) }
-    }
-
     static let admin: HTTPFields = [.authorization: "Bearer admin"]
 
     @Test(arguments: ["dry_run=yes", "dry_run=True", "dry_run", "dryrun=1", "dry-run=1", "dry_run=1&force=1"])
     func aPutWithAQueryItDoesNotKnowWritesNothing(query: String) async throws {
-        try await withBoard { board, client in
+        try await withAdminServer { board, client in
             let response = try await client.send(.put, "/v1/overrides/app.upload.max_mb?\(query)", headers: Self.admin,
                                                  body: ByteBuffer(string: #"{"value": 100}"#))
             #expect(response.status == .badRequest)
@@ -35,7 +26,7 @@ import Testing
     }
 
     @Test func aMisspeltDryRunIsNamed() async throws {
-        try await withBoard { _, client in
+        try await withAdminServer { _, client in
             let response = try await client.send(.put, "/v1/overrides/app.upload.max_mb?dryrun=1", headers: Self.admin,
                                                  body: ByteBuffer(string: #"{"value": 100}"#))
             #expect(try response.json.objectValue?["hint"]?.stringValue == "did you mean 'dry_run'?")
@@ -44,7 +35,7 @@ import Testing
 
     @Test(arguments: ["0", "false"])
     func dryRunZeroOrFalseIsARealWrite(flag: String) async throws {
-        try await withBoard { board, client in
+        try await withAdminServer { board, client in
             let response = try await client.send(.put, "/v1/overrides/app.upload.max_mb?dry_run=\(flag)",
                                                  headers: Self.admin, body: ByteBuffer(string: #"{"value": 100}"#))
             #expect(response.status == .ok)
@@ -55,7 +46,7 @@ import Testing
     @Test(arguments: ["/v1/overrides/app.upload.max_mb?dry_run=1", "/v1/overrides?dry_run=1",
                       "/v1/overrides?dryrun=1", "/v1/overrides/app.upload.max_mb?actr=ana"])
     func aDeleteWithAQueryItDoesNotKnowRemovesNothing(path: String) async throws {
-        try await withBoard { board, client in
+        try await withAdminServer { board, client in
             try board.set("app.upload.max_mb", to: .int(50), actor: "test")
             let response = try await client.send(.delete, path, headers: Self.admin)
             #expect(response.status == .badRequest)
@@ -65,7 +56,7 @@ import Testing
     }
 
     @Test func aDeleteWithTheActorItClaimsRemoves() async throws {
-        try await withBoard { board, client in
+        try await withAdminServer { board, client in
             try board.set("app.upload.max_mb", to: .int(50), actor: "test")
             let response = try await client.send(.delete, "/v1/overrides/app.upload.max_mb?actor=ana",
                                                  headers: Self.admin)

@@ -10,19 +10,10 @@ import Testing
 /// What the admin API says about a request it refuses, or reads generously: an example expiry that would itself
 /// be accepted, a body with both `value` and `text`, an audit `limit` past any count.
 @Suite struct AdminRequestMessagesTests {
-    private func withBoard(
-        _ test: @escaping @Sendable (Board, any TestClientProtocol) async throws -> Void
-    ) async throws {
-        let project = TestProject(fixture: "flags")
-        let board = try project.board()
-        let server = FlagServer(board: board, configuration: ServerConfiguration(adminToken: AccessToken("admin")))
-        try await server.makeApplication().test(.router) { client in try await test(board, client) }
-    }
-
     static let admin: HTTPFields = [.authorization: "Bearer admin"]
 
     @Test func theExpiryExampleIsAnHourAhead() async throws {
-        try await withBoard { board, client in
+        try await withAdminServer { board, client in
             let response = try await client.send(
                 .put, "/v1/overrides/app.upload.max_mb", headers: Self.admin,
                 body: ByteBuffer(string: #"{"value": 100, "expires_at": "2020-01-01T00:00:00Z"}"#))
@@ -35,7 +26,7 @@ import Testing
     }
 
     @Test func aBodyWithValueAndTextIsToldToGiveOne() async throws {
-        try await withBoard { board, client in
+        try await withAdminServer { board, client in
             let response = try await client.send(.put, "/v1/overrides/app.upload.max_mb", headers: Self.admin,
                                                  body: ByteBuffer(string: #"{"value": 5, "text": "6"}"#))
             #expect(response.status == .badRequest)
@@ -46,7 +37,7 @@ import Testing
     }
 
     @Test func aLimitPastAnyCountIsEveryRecord() async throws {
-        try await withBoard { board, client in
+        try await withAdminServer { board, client in
             try board.set("app.upload.max_mb", to: .int(50), actor: "test")
             let response = try await client.send(.get, "/v1/audit?limit=99999999999999999999", headers: Self.admin)
             #expect(response.status == .ok)

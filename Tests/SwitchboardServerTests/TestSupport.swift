@@ -10,6 +10,17 @@ import Switchboard
 import SwitchboardServer
 import SwitchboardTestSupport
 
+/// Runs `test` against a server with the admin token `admin` over a copy of the `flags` fixture, through the
+/// router (no socket), with the board it serves.
+func withAdminServer(
+    _ test: @escaping @Sendable (Board, any TestClientProtocol) async throws -> Void
+) async throws {
+    let project = TestProject(fixture: "flags")
+    let board = try project.board()
+    let server = FlagServer(board: board, configuration: ServerConfiguration(adminToken: AccessToken("admin")))
+    try await server.makeApplication().test(.router) { client in try await test(board, client) }
+}
+
 extension TestProject {
     /// A throwaway project whose `flags/` is a copy of this target's `Fixtures/<fixture>`, removed when released.
     convenience init(fixture: String) {
