@@ -42,9 +42,10 @@ struct HealthRoutes {
     static func health(of board: Board, access: AccessControl, detailed: Bool = true) -> Value {
         // One reading of the status, so the fields agree with each other.
         let status = board.health
+        let accessHealth = access.health
         let errors = status.reloadErrors
         var object: [String: Value] = [
-            "status": status.isDegraded || access.health?.problem != nil ? "degraded" : "ok",
+            "status": status.isDegraded || accessHealth?.problem != nil ? "degraded" : "ok",
             "revision": .int(Int(truncatingIfNeeded: board.revision)),
             "definitions": .int(board.registry.count),
             "version": .string(SwitchboardVersion.current),
@@ -53,7 +54,7 @@ struct HealthRoutes {
         object["lastReloadError"] = errors.first.map { .string($0.description) } ?? .null
         if !errors.isEmpty { object["reloadErrors"] = .list(errors.map { .string($0.description) }) }
         if let storeProblem = status.storeProblem { object["storeError"] = .string(storeProblem.description) }
-        if let accessHealth = access.health {
+        if let accessHealth {
             var file: [String: Value] = ["path": .string(accessHealth.path), "people": .int(accessHealth.people)]
             if let problem = accessHealth.problem { file["error"] = .string(problem) }
             object["accessFile"] = .object(file)
