@@ -75,12 +75,8 @@ struct StaleCommand: AsyncParsableCommand {
         let audit = try options.storeStep { () throws(StoreError) in try store.auditLog(limit: .max) }
         var usage: UsageReport?
         if let server { usage = try await fetchUsage(from: server) }
-        let (references, files) = references.report(registry: loaded.registry, flags: options.flags)
-        if files == 0 {
-            errorOutput.print(diagnostic: .warning(
-                at: nil, "no Swift files were read, so every definition is listed as unreferenced",
-                hint: "run beside the package's Sources and Tests, or name the code with --sources PATH"))
-        }
+        let references = references.report(registry: loaded.registry, flags: options.flags, warnings: errorOutput)
+            .report
         let report = StaleReport(registry: loaded.registry, references: references, audit: audit, usage: usage,
                                  days: days, now: SystemClock().now())
         let output = Terminal.standardOutput

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 package import Switchboard
 package import SwitchboardReferences
-import SwitchboardTerminal
+package import SwitchboardTerminal
 
 /// The options that say which Swift code to read and which definitions may go unreferenced: shared by
 /// `switchboard refs` and `switchboard stale`, so both read the same code the same way.
@@ -29,11 +29,17 @@ package struct ReferenceOptions: ParsableArguments {
     }
 
     /// Reads the sources (those named, else `Sources` and `Tests` beside `flags`) against `registry`, with the
-    /// definitions `--allow-unreferenced` matches marked as allowed.
+    /// definitions `--allow-unreferenced` matches marked as allowed. When no Swift file was found (run away from
+    /// the package, with no `--sources`), says so on `warnings`: every definition would otherwise look unused.
     ///
     /// - Returns: the report, and how many Swift files were read.
-    package func report(registry: Registry, flags: String) -> (report: ReferenceReport, files: Int) {
+    package func report(registry: Registry, flags: String, warnings: Terminal) -> (report: ReferenceReport, files: Int) {
         let files = sourceFiles(flags: flags)
+        if files.isEmpty {
+            warnings.print(diagnostic: .warning(
+                at: nil, "no Swift files were read, so every definition is listed as unreferenced",
+                hint: "run beside the package's Sources and Tests, or name the code with --sources PATH"))
+        }
         var references = ReferenceScanner(registry: registry).report(files: files)
         let globs = allowUnreferenced.map(Glob.init)
         references.definitions = references.definitions.map { definition in

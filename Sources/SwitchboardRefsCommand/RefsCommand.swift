@@ -46,7 +46,8 @@ public struct RefsCommand: ParsableCommand {
             if !json { errorOutput.write(Message.stopped(byErrors: report.errors.count, "no references were read")) }
             throw ExitCode(1)
         }
-        let (references, files) = self.references.report(registry: report.registry, flags: flags)
+        let (references, files) = self.references.report(registry: report.registry, flags: flags,
+                                                          warnings: errorOutput)
         let output = Terminal.standardOutput
         if json {
             output.write(references.json + "\n")

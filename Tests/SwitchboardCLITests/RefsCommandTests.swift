@@ -62,6 +62,18 @@ struct RefsCommandTests {
         #expect(result.stderr.contains("--sources: there is no file or folder at Nowhere"), "\(result.stderr)")
     }
 
+    // Run away from the package's code, every definition would look unused with nothing to say why; `stale` says
+    // the same.
+    @Test func readingNoSwiftFileIsSaid() throws {
+        let project = TestProject(definitions: "flags:\n  app.one: {type: bool, default: true}\n")
+        for arguments in [["refs"], ["refs", "--json"]] {
+            let result = try runSwitchboard(arguments + ["--flags", project.flags], in: project.path)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains(
+                "warning: no Swift files were read, so every definition is listed as unreferenced"), "\(result.stderr)")
+        }
+    }
+
     @Test func pathsAreRelativeToTheCurrentDirectoryAndSourcesDefaultBesideTheDefinitions() throws {
         let parent = URL(fileURLWithPath: Self.shop).deletingLastPathComponent().path
         let (_, document) = try Self.json(["--flags", "Shop/flags"], in: parent)
