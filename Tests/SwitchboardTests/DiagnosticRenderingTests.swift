@@ -21,15 +21,20 @@ struct DiagnosticRenderingTests {
         ])
     }
 
-    /// Quoted, `"true"` and `"5"` are strings: the hint says to remove the quotes. Other text is named.
+    /// Quoted or tagged `!!str`, `"true"` and `"5"` are strings: the hint says to write them plain. Other text is
+    /// named.
     @Test func aQuotedBoolOrNumberSaysToRemoveTheQuotes() {
         #expect(errors("flags:\n  a:\n    type: bool\n    default: \"true\"\n") == [
             "flags/c.yaml:4:14: error: default of a: expected a bool, found the string \"true\"\n"
-                + "  hint: remove the quotes: quoted, it is a string",
+                + "  hint: write it plain, without quotes or a !!str tag: as written, it is a string",
         ])
         #expect(errors("preferences:\n  n:\n    type: double\n    default: '5'\n") == [
             "flags/c.yaml:4:14: error: default of n: expected a double, found the string \"5\"\n"
-                + "  hint: remove the quotes: quoted, it is a string",
+                + "  hint: write it plain, without quotes or a !!str tag: as written, it is a string",
+        ])
+        #expect(errors("preferences:\n  n:\n    type: int\n    default: !!str 5\n") == [
+            "flags/c.yaml:4:14: error: default of n: expected an int, found the string \"5\"\n"
+                + "  hint: write it plain, without quotes or a !!str tag: as written, it is a string",
         ])
         #expect(errors("preferences:\n  n:\n    type: int\n    default: five\n") == [
             "flags/c.yaml:4:14: error: default of n: expected an int, found the string \"five\"",

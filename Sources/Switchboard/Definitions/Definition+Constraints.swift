@@ -131,15 +131,19 @@ extension Definition {
                                 hint: "an int is a whole number written without a point or exponent: "
                                     + "\(Int(number))")
         case (.bool, .string(let text)), (.int, .string(let text)), (.double, .string(let text)):
-            // Named when short: `found the string "five"`. Quoted in YAML or JSON, `"true"` or `"5"` is text.
+            // Named when short: `found the string "five"`. Quoted in YAML or JSON, or tagged `!!str` in YAML, `"true"`
+            // or `"5"` is text; the hint names both, since the value no longer says how it was written.
             let found = text.count <= 40 ? "the string \(Message.quoted(text))" : "a string"
             let unquoted = expected.widening(Value(plainText: text))
             return ValueProblem("expected \(expected.withArticle), found \(found)",
-                                hint: unquoted.type == expected ? "remove the quotes: quoted, it is a string" : nil)
+                                hint: unquoted.type == expected ? Self.writePlainHint : nil)
         default:
             return ValueProblem("expected \(expected.withArticle), found \(value.kindDescription)")
         }
     }
+
+    /// The hint for text that would be the expected type written plain (`"true"`, `!!str 5`).
+    static let writePlainHint = "write it plain, without quotes or a !!str tag: as written, it is a string"
 
     static let yamlOneOneBooleans: Set<String> = ["yes", "no", "y", "n", "on", "off"]
 }
