@@ -64,6 +64,11 @@ struct ServeCommand: AsyncParsableCommand {
             + "failed sign-ins lock out that client rather than everyone behind the proxy.", valueName: "address"))
     var trustedProxies: [String] = []
 
+    @Option(name: .customLong("cors-origin"), help: ArgumentHelp(
+        "A web origin whose pages may call OFREP from a browser (scheme://host[:port], or * for any; repeatable). "
+            + "The admin API and the console stay same-origin.", valueName: "origin"))
+    var corsOrigins: [String] = []
+
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel = "info"
 
@@ -87,6 +92,11 @@ struct ServeCommand: AsyncParsableCommand {
         guard maxConnections > 0 else { throw ValidationError("--max-connections must be positive") }
         do throws(TrustedProxies.Invalid) {
             _ = try TrustedProxies(trustedProxies)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        do throws(AllowedOrigins.Invalid) {
+            _ = try AllowedOrigins(corsOrigins)
         } catch {
             throw ValidationError(error.description)
         }
@@ -123,6 +133,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.idleTimeout = .milliseconds(Int64((idleTimeout * 1000).rounded()))
             configuration.maxConnections = maxConnections
             configuration.trustedProxies = try TrustedProxies(trustedProxies)
+            configuration.corsOrigins = try AllowedOrigins(corsOrigins)
             configuration.accessFile = accessFile ?? ProcessInfo.processInfo.environment["SWITCHBOARD_ACCESS_FILE"]
                 .flatMap { $0.isEmpty ? nil : $0 }
         } catch {

@@ -129,6 +129,10 @@ public final class FlagServer: Sendable {
         router.add(middleware: MetricsMiddleware(metrics: metrics))
         HealthRoutes(board: board, access: access, prometheus: configuration.prometheus).register(on: router)
         let ofrep = router.group("ofrep/v1")
+        // Before the access check: a browser's preflight carries no credentials.
+        if !configuration.corsOrigins.isEmpty {
+            ofrep.add(middleware: CORSMiddleware(origins: configuration.corsOrigins))
+        }
         // A server with no token at all skips the middleware on OFREP altogether: one hop less on the path every
         // evaluation takes.
         if access.isConfigured {

@@ -48,6 +48,9 @@ public struct ServerConfiguration: Sendable {
     /// The reverse proxies whose `X-Forwarded-For` names the client that ten failed sign-ins lock out for a minute
     /// (`--trusted-proxy`); without them, behind a proxy, every client shares the proxy's address.
     public var trustedProxies: TrustedProxies = .none
+    /// The web origins whose pages may call OFREP from a browser (`--cors-origin`); none by default, so the server
+    /// sends no CORS headers.
+    public var corsOrigins: AllowedOrigins = .none
     /// How long after reading the identity provider's keys the server waits before it may read them again (for a
     /// token signed by a key it does not know). Five seconds; tests set it to make either side of it certain.
     package var identityKeysRefreshInterval: Duration = IdentityProvider.defaultRefreshInterval

@@ -46,4 +46,11 @@ import Testing
             #expect(result.stderr.contains(arguments[0]), "\(arguments)")
         }
     }
+
+    @Test func refusesACORSOriginWithAPath() throws {
+        let result = try runSwitchboard(["serve", "--port", "0", "--cors-origin", "https://app.example.com/home"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--cors-origin: 'https://app.example.com/home' is not an origin"),
+                "\(result.stderr)")
+    }
 }

@@ -44,6 +44,16 @@ struct OFREPRoutes {
         for method: HTTPRequest.Method in [.post, .put, .patch, .delete] {
             group.on("events", method: method, use: Self.methodNotAllowed(allow: .get))
         }
+        // What a path takes; from an allowed origin (`--cors-origin`), CORSMiddleware answers a browser's
+        // preflight before it gets here.
+        group.on("evaluate/flags", method: .options, use: Self.options(allow: .post))
+        group.on("evaluate/flags/**", method: .options, use: Self.options(allow: .post))
+        group.on("events", method: .options, use: Self.options(allow: .get))
+    }
+
+    /// The answer to `OPTIONS`: 204 with `Allow`.
+    static func options(allow: HTTPRequest.Method) -> @Sendable (Request, ServerContext) async throws -> Response {
+        { _, _ in Response(status: .noContent, headers: [.allow: "\(allow.rawValue), OPTIONS"]) }
     }
 
     /// The answer to a method a path does not take: 405 with `Allow` naming the one it does, and an OFREP error
