@@ -11,11 +11,23 @@ extension Definition {
         return .success(value)
     }
 
-    /// Whether text typed by someone (a command line, the REPL, the console) fits this definition: a variant's name
-    /// for a variant flag, or text parsed by the type (``Value/parse(_:as:)``), then ``fit(_:)``.
+    /// Whether text typed by someone (a command line, the REPL, the console, a `SWITCHBOARD_…` variable) fits this
+    /// definition: a variant's name for a variant flag (``variantValue(named:)``), or text parsed by the type
+    /// (``Value/parse(_:as:)``), then ``fit(_:)``.
     public func fit(text: String) -> Result<Value, ValueProblem> {
-        if let value = value(ofVariant: text), variant(for: .string(text)) == nil { return fit(value) }
+        if let value = variantValue(named: text) { return fit(value) }
         return Value.parse(text, as: type).flatMap(fit)
+    }
+
+    /// The value of the variant `text` names, as every override reads a name (`set`, the REPL, the console, the
+    /// environment and override files, as a definition's `default` does); `nil` when no variant has that name, or
+    /// when `text`, read as the definition's type, is itself a variant's value: then it means that value.
+    public func variantValue(named text: String) -> Value? {
+        guard let value = value(ofVariant: text) else { return nil }
+        if case .success(let parsed) = Value.parse(text, as: type), variant(for: type.widening(parsed)) != nil {
+            return nil
+        }
+        return value
     }
 
     /// Checks that a value has this definition's type and meets its constraints (`values`, variants, `min`,

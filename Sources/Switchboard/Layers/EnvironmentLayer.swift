@@ -12,13 +12,13 @@ package enum EnvironmentLayer {
             guard let text = environment[variable], !KeySyntax.isReserved(variable) else { continue }
             let origin = Origin.environment(variable: variable, text: text)
             var typed = TypedOverride()
-            let parsed = Value.parse(text, as: definition.type)
-            switch parsed.flatMap(definition.fit) {
+            // Read as a command line's text is: a variant's name, else the text parsed by the key's type.
+            switch definition.fit(text: text) {
             case .success(let value):
                 typed.accepted = Override(key: definition.key, value: value, layer: .env, origin: origin)
             case .failure(let problem):
                 // The value as parsed when it parses (explain shows what was refused), else the text.
-                let shown = (try? parsed.get()) ?? .string(text)
+                let shown = (try? Value.parse(text, as: definition.type).get()) ?? .string(text)
                 typed.rejected.append((Override(key: definition.key, value: shown, layer: .env, origin: origin),
                                        problem))
                 result.diagnostics.append(.warning(at: nil, "\(variable) skipped: \(problem.message)",

@@ -17,7 +17,7 @@ package enum FileLayer {
             for entry in candidates.reversed() {
                 let override: Override
                 let problem: ValueProblem?
-                switch Value.from(entry.node, as: definition.type) {
+                switch Self.value(of: entry.node, for: definition) {
                 case .success(let value):
                     override = Override(key: definition.key, value: value, layer: .file, origin: .file(entry.location))
                     problem = definition.problem(with: value)
@@ -45,6 +45,17 @@ package enum FileLayer {
                                                hint: hint))
         }
         return result
+    }
+
+    /// An entry's value: a string naming one of the definition's variants means that variant's value, as in
+    /// `set` and a definition's `default` (``Definition/variantValue(named:)``); anything else is read by the type.
+    private static func value(of node: Node, for definition: Definition) -> Result<Value, ValueProblem> {
+        if !definition.variants.isEmpty, let scalar = node.scalar, case .string = scalar.value,
+           let value = definition.variantValue(named: scalar.text)
+        {
+            return .success(value)
+        }
+        return Value.from(node, as: definition.type)
     }
 }
 

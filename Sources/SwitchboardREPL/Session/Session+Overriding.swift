@@ -21,11 +21,7 @@ extension Session {
             }
         }
         do {
-            if let value = variantValue(named: text, of: definition) {
-                try board.set(key, to: value, actor: actor, expiresAt: expiresAt)
-            } else {
-                try board.set(key, text: text, actor: actor, expiresAt: expiresAt)
-            }
+            try board.set(key, text: text, actor: actor, expiresAt: expiresAt)
         } catch {
             return failure(error, definition: definition)
         }
@@ -114,14 +110,6 @@ extension Session {
 
     // MARK: - Helpers
 
-    /// The value of the variant `text` names, when `text` is a variant's name rather than a variant's value.
-    private func variantValue(named text: String, of definition: Definition) -> Value? {
-        guard let value = definition.value(ofVariant: text) else { return nil }
-        if case .success(let parsed) = Value.parse(text, as: definition.type), definition.variant(for: parsed) != nil {
-            return nil
-        }
-        return value
-    }
 
     /// The reply after this session changed `key`: its new value, which the user has now seen.
     private func changed(_ key: String) -> Reply {
