@@ -8,6 +8,9 @@ extension Board {
     /// board's lookups, `details`, `explain` and `changes` behave exactly as a board on disk does.
     ///
     /// ```swift
+    /// import Switchboard
+    /// import SwitchboardTesting
+    ///
     /// let board = try Board.testing(yaml: """
     ///     flags:
     ///       new_flow: { type: bool, default: false }

@@ -1,3 +1,4 @@
+import Foundation
 import Switchboard
 import SwitchboardTesting
 import Testing
@@ -31,7 +32,16 @@ struct MyService {
         #expect(second.bool("new_flow", default: false))
     }
 
-    @Test func anOutage() throws {
+    @Test func anOverrideExpiresWhenTheClockMoves() throws {
+        let store = InMemoryStore()
+        let board = try Board.testing(yaml: "flags:\n  new_flow: { type: bool, default: false }\n", store: store)
+        try board.set("new_flow", to: true, actor: "test", expiresAt: store.clock.date.addingTimeInterval(3600))
+        #expect(board.bool("new_flow", default: false))
+        store.clock.advance(by: .seconds(3601))                          // the override has expired
+        #expect(board.bool("new_flow", default: true) == false)
+    }
+
+        @Test func anOutage() throws {
         let store = InMemoryStore()
         let board = try Board.testing(yaml: "flags:\n  new_flow: { type: bool, default: false }\n", store: store)
         store.fail(with: StoreError(message: "the database is down"))
