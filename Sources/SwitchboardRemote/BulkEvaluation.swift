@@ -57,7 +57,9 @@ struct BulkEvaluation: Sendable, Hashable {
             }
             var flag = RemoteFlag(value: entry["value"], metadata: entry["metadata"]?.objectValue ?? [:])
             if flag.value == .null { flag.value = nil }
-            flag.variant = entry["variant"]?.stringValue
+            // Switchboard's server writes "" for a value that is no named variant (some clients need the field);
+            // that is no variant, as a local board says.
+            flag.variant = entry["variant"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
             flag.reason = entry["reason"]?.stringValue
             flag.errorCode = entry["errorCode"]?.stringValue
             flag.errorDetails = entry["errorDetails"]?.stringValue
