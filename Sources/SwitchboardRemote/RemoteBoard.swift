@@ -126,7 +126,7 @@ public final class RemoteBoard: FlagReader {
             let why = core.lastError.map { ": \($0)" } ?? ""
             return .failure(.providerNotReady, "no answer from \(configuration.baseURL) yet and no cached one\(why)")
         }
-        return .failure(.flagNotFound, "flag '\(key)' was not found")
+        return .notFound(key)
     }
 
     // The typed getters again, compiled here for their concrete types: callers that reach a RemoteBoard through

@@ -245,7 +245,7 @@ public final class Snapshot: Sendable {
     /// Resolves a key for a context.
     public func resolve(_ key: String, context: EvaluationContext = .empty) -> Resolution {
         guard let position = registry.position(of: key) else {
-            return .failure(.flagNotFound, "no definition has the key \(key)")
+            return .notFound(key)
         }
         guard fast(position).isDynamic else { return table[position].contextFree }
         return evaluate(position, context: context).resolution

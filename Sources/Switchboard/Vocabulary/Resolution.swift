@@ -33,4 +33,10 @@ public struct Resolution: Sendable, Hashable {
     public static func failure(_ code: ErrorCode, _ message: String) -> Resolution {
         Resolution(value: nil, reason: .error, errorCode: code, errorMessage: message)
     }
+
+    /// The resolution of a key nothing defines (`FLAG_NOT_FOUND`), in the words every face uses: a board, a remote
+    /// board and the server.
+    public static func notFound(_ key: String) -> Resolution {
+        .failure(.flagNotFound, "no definition has the key \(key)")
+    }
 }

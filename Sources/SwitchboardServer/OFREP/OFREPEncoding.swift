@@ -31,7 +31,6 @@ enum OFREPEncoding {
     /// The readable account of a failure.
     static func errorDetails(key: String, _ resolution: Resolution) -> String {
         if let message = resolution.errorMessage { return message }
-        if resolution.errorCode == .flagNotFound { return "flag '\(key)' was not found" }
         return "flag '\(key)' could not be evaluated"
     }
 

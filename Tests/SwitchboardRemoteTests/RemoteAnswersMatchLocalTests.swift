@@ -3,9 +3,10 @@ import SwitchboardRemote
 import SwitchboardTestSupport
 import Testing
 
-/// A remote board names the same variant as the board it reads: none for a value that is no named variant,
-/// though the server writes `"variant": ""` for it (some OFREP clients need the field).
-@Suite struct RemoteVariantTests {
+/// A remote board gives the answers of the board it reads: the same variant (none for a value that is no named
+/// variant, though the server writes `"variant": ""` for it, as some OFREP clients need the field), and the same
+/// words for a key nothing defines.
+@Suite struct RemoteAnswersMatchLocalTests {
     let project = TestProject(definitions: """
         flags:
           app.color:
@@ -28,6 +29,9 @@ import Testing
         for key in keys {
             #expect(remote.resolve(key).variant == board.resolve(key).variant, "\(key)")
         }
+        let missing = (local: board.resolve("app.nope"), remote: remote.resolve("app.nope"))
+        #expect(missing.remote.errorCode == .flagNotFound && missing.local.errorCode == .flagNotFound)
+        #expect(missing.remote.errorMessage == missing.local.errorMessage)
         await remote.stop()
         await server.stop()
     }
