@@ -75,8 +75,13 @@ public enum DefinitionLoader {
     package static func directoryProblem(_ directory: String) -> Diagnostic? {
         var status = stat()
         guard stat(directory, &status) == 0 else {
+            // Said for the command line and for code alike; a relative path is the usual surprise in code, whose
+            // working directory is often not the project's.
+            let relative = directory.hasPrefix("/") ? ""
+                : "; a relative path is read from the working directory, \(FileManager.default.currentDirectoryPath)"
             return .error(at: nil, "definitions directory '\(directory)' does not exist",
-                          hint: "run in a project with a flags/ folder, or pass --flags DIR")
+                          hint: "run where the flags/ folder is, or give its path (--flags DIR; Board(directory:) in "
+                              + "code)" + relative)
         }
         guard status.st_mode & S_IFMT == S_IFDIR else {
             return .error(at: nil, "'\(directory)' is a file, not a definitions directory",
