@@ -31,3 +31,14 @@ public struct ValueChange: Sendable, Hashable {
     /// Why the new value (`nil`: the key is no longer defined).
     public var reason: Reason? { resolution?.reason }
 }
+
+extension ValueChange: CustomStringConvertible {
+    /// The change in one line, for logs and `print`: `app.greeting: hello → hey there (runtime, revision 2)`;
+    /// `—` where there is no value.
+    public var description: String {
+        var detail = [resolution?.layer?.rawValue, revision > 0 ? "revision \(revision)" : nil].compactMap { $0 }
+        if let code = resolution?.errorCode { detail.insert(code.rawValue, at: 0) }
+        let suffix = detail.isEmpty ? "" : " (\(detail.joined(separator: ", ")))"
+        return "\(key): \(old?.plainText ?? "—") → \(new?.plainText ?? "—")\(suffix)"
+    }
+}
