@@ -23,7 +23,7 @@ struct DiffCommand: ParsableCommand {
         case breaking
     }
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var options: GlobalOptions<PrintsJSON>
 
     @Argument(help: "The revision before the edit (default: HEAD).")
     var base: String?

@@ -11,7 +11,7 @@ struct ListCommand: ParsableCommand {
         discussion: Article.readMore(.commandLine, .layers)
     )
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var options: GlobalOptions<PrintsJSON>
 
     @Argument(help: "Only keys matching this glob (checkout.*, *.max_*); without * or ?, a key or a namespace.")
     var pattern: String?

@@ -18,7 +18,7 @@ struct ReplCommand: AsyncParsableCommand {
             failed: switchboard repl < setup.txt
             """ + "\n\n" + Article.readMore(.repl))
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var options: GlobalOptions<NoJSON>
 
     @Option(help: "Who is making changes, for the audit log (default: $SWITCHBOARD_ACTOR, else repl:$USER).")
     var actor: String?

@@ -25,7 +25,7 @@ struct RetireCommand: ParsableCommand {
             unified diff and writes nothing. A runtime override of the key in the store is reported, not deleted.
             """ + "\n\n" + Article.readMore(.retiring))
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var options: GlobalOptions<NoJSON>
 
     @OptionGroup var references: ReferenceOptions
 

@@ -21,7 +21,7 @@ struct ServeCommand: AsyncParsableCommand {
             SIGTERM stops the server gracefully.
             """ + "\n\n" + Article.readMore(.server))
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var options: GlobalOptions<NoJSON>
 
     @Option(help: ArgumentHelp("The address to listen on; the default accepts connections from this machine only.",
                                valueName: "address"))

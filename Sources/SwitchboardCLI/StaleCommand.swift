@@ -31,7 +31,7 @@ struct StaleCommand: AsyncParsableCommand {
             """ + "\n\n" + Article.readMore(.retiring)
     )
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var options: GlobalOptions<PrintsJSON>
 
     @OptionGroup var references: ReferenceOptions
 

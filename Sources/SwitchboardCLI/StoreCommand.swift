@@ -19,7 +19,7 @@ struct StoreCommand: ParsableCommand {
             abstract: "Write the store's overrides and audit log, with their actors, times and versions, as JSON.",
             discussion: Article.readMore(.stores))
 
-        @OptionGroup var options: GlobalOptions
+        @OptionGroup var options: GlobalOptions<PrintsJSON>
 
         @Option(name: .long, help: ArgumentHelp("The file to write (- for standard output).", valueName: "file"))
         var to: String
@@ -50,7 +50,7 @@ struct StoreCommand: ParsableCommand {
             abstract: "Fill an empty store from an export, keeping the original actors, times and versions.",
             discussion: Article.readMore(.stores))
 
-        @OptionGroup var options: GlobalOptions
+        @OptionGroup var options: GlobalOptions<PrintsJSON>
 
         @Argument(help: "The export to read.")
         var file: String

@@ -25,7 +25,7 @@ struct SwitchboardCommand: AsyncParsableCommand {
 
     /// Runs the command line, with exit status 2 for usage errors (ArgumentParser's own would be 64).
     static func main() async {
-        if let directory = GlobalOptions.prefetchableDirectory(CommandLine.arguments.dropFirst()) {
+        if let directory = FlagsOption.prefetchableDirectory(CommandLine.arguments.dropFirst()) {
             DefinitionPrefetch.start(directory: directory)
         }
         // `help NAME` for a NAME that is no command: ArgumentParser prints the overview and exits 0.
@@ -74,11 +74,10 @@ extension SwitchboardCommand {
     }
 }
 
-/// Options every command shares.
-struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The definitions directory.", valueName: "dir"))
-    var flags: String = Self.defaultFlags
-
+/// `--flags`: its default, and the guess at it made before the command line is parsed. Not generic, unlike
+/// ``GlobalOptions``: the guess runs first thing, and a generic type's first use checks its parameter's conformance,
+/// a walk over the binary's 16,800 conformance records, before the prefetch could begin.
+enum FlagsOption {
     /// The definitions directory when `--flags` is not given.
     static let defaultFlags = "flags"
 
@@ -109,6 +108,29 @@ struct GlobalOptions: ParsableArguments {
         }
         return directory
     }
+}
+
+/// Whether a command's help lists `--json`: every command takes it, and those with no JSON output take it only to
+/// refuse it with a pointer to one that has, so their help leaves it out.
+protocol JSONOutput {
+    /// How `--json` shows in the command's help.
+    static var visibility: ArgumentVisibility { get }
+}
+
+/// A command with JSON output: its help lists `--json`.
+enum PrintsJSON: JSONOutput {
+    static var visibility: ArgumentVisibility { .default }
+}
+
+/// A command without JSON output (`repl`, `serve`, `retire`): `--json` is refused, and not listed.
+enum NoJSON: JSONOutput {
+    static var visibility: ArgumentVisibility { .hidden }
+}
+
+/// Options every command shares.
+struct GlobalOptions<Output: JSONOutput>: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The definitions directory.", valueName: "dir"))
+    var flags: String = FlagsOption.defaultFlags
 
     @Option(name: .long, help: ArgumentHelp(
         "The runtime override store (default: $SWITCHBOARD_STATE, else .switchboard/overrides.json beside the definitions).",
@@ -137,7 +159,7 @@ struct GlobalOptions: ParsableArguments {
         valueName: "name"))
     var scope: String?
 
-    @Flag(name: .long, help: "Print machine-readable JSON.")
+    @Flag(name: .long, help: ArgumentHelp("Print machine-readable JSON.", visibility: Output.visibility))
     var json = false
 
     /// A `--store` that is no PostgreSQL URL is a usage error (exit status 2), found before anything is read; one

@@ -13,7 +13,7 @@ struct ValidateCommand: ParsableCommand {
             + Article.readMore(.diagnostics, .yamlFormat)
     )
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var options: GlobalOptions<PrintsJSON>
 
     @OptionGroup var at: TimeOption
 

@@ -9,7 +9,7 @@ struct GetCommand: ParsableCommand {
         commandName: "get", abstract: "Print a key's resolved value (strings unquoted; --json for details).",
         discussion: Article.readMore(.commandLine, .targeting))
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var options: GlobalOptions<PrintsJSON>
 
     @Argument(help: "The key, e.g. checkout.new_flow.")
     var key: String
@@ -65,7 +65,7 @@ struct ExplainCommand: ParsableCommand {
         commandName: "explain", abstract: "Show every layer's value for a key, where it came from, and which won.",
         discussion: Article.readMore(.layers, .targeting))
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var options: GlobalOptions<PrintsJSON>
 
     @Argument(help: "The key.")
     var key: String
@@ -112,7 +112,7 @@ struct SetCommand: ParsableCommand {
 
             """ + "\n" + Article.readMore(.layers, .stores))
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var options: GlobalOptions<PrintsJSON>
 
     @Argument(help: "The key.")
     var key: String
@@ -179,7 +179,7 @@ struct ResetCommand: ParsableCommand {
         commandName: "reset", abstract: "Remove a key's runtime override, or every override with --all.",
         discussion: Article.readMore(.layers, .stores))
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var options: GlobalOptions<PrintsJSON>
 
     @Argument(help: "The key.")
     var key: String?
@@ -266,7 +266,7 @@ struct LogCommand: ParsableCommand {
         abstract: "Print the audit log of runtime overrides: who changed which key, when, from what.",
         discussion: Article.readMore(.stores))
 
-    @OptionGroup var options: GlobalOptions
+    @OptionGroup var options: GlobalOptions<PrintsJSON>
 
     @Option(name: .long, help: ArgumentHelp("Print only the last N records.", valueName: "N"))
     var limit: Int?
