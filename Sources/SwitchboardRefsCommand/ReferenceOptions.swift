@@ -33,7 +33,9 @@ package struct ReferenceOptions: ParsableArguments {
     /// the package, with no `--sources`), says so on `warnings`: every definition would otherwise look unused.
     ///
     /// - Returns: the report, and how many Swift files were read.
-    package func report(registry: Registry, flags: String, warnings: Terminal) -> (report: ReferenceReport, files: Int) {
+    package func report(
+        registry: Registry, flags: String, warnings: Terminal
+    ) -> (report: ReferenceReport, files: Int) {
         let files = sourceFiles(flags: flags)
         if files.isEmpty {
             warnings.print(diagnostic: .warning(

@@ -25,8 +25,8 @@ package struct Review: Sendable {
     package var notes: [String]
 
     /// The note for the check `diff` leaves to `switchboard refs`, which reads the code.
-    package static let referencesNote =
-        "removed or renamed keys still read by code were not checked: `switchboard refs` lists the code that reads each"
+    package static let referencesNote = "removed or renamed keys still read by code were not checked: "
+        + "`switchboard refs` lists the code that reads each key"
 
     /// Compares two sides.
     ///

@@ -156,6 +156,12 @@ struct CommandLineTests {
         let namespace = try runSwitchboard(["list", "--flags", project.flags, "app.stres"])
         #expect(namespace.status == 1)
         #expect(namespace.stderr.contains("hint: did you mean 'app.stress'"), "\(namespace.stderr)")
+        // A key without its namespace is too far for a typo, and named all the same.
+        let tail = try runSwitchboard(["list", "--flags", project.flags, "color"])
+        #expect(tail.status == 1)
+        #expect(tail.stderr.contains("hint: did you mean 'app.color'"), "\(tail.stderr)")
+        let unknown = try runSwitchboard(["get", "--flags", project.flags, "color"])
+        #expect(unknown.stderr.contains("did you mean 'app.color'"), "\(unknown.stderr)")
         // A script asking for JSON gets an empty list.
         let json = try runSwitchboard(["list", "--flags", project.flags, "--json", "app.colr*"])
         #expect(json.status == 0)

@@ -31,7 +31,7 @@ import Testing
             `renamed_from: [b]` drops its stored overrides
 
             _Note: removed or renamed keys still read by code were not checked: `switchboard refs` lists the code \
-            that reads each._
+            that reads each key._
 
             """)
     }
@@ -54,7 +54,7 @@ import Testing
             "modified","details":["default: false → true"],"fields":["default"],"impact":{"after":{"true":1},\
             "before":{"false":1},"changed":1,"contexts":1},"key":"a"},{"change":"removed","details":[],"fields":[],\
             "key":"b"},{"change":"added","details":[],"fields":[],"key":"c"}],"head":"head","notes":["removed or \
-            renamed keys still read by code were not checked: `switchboard refs` lists the code that reads each"]}
+            renamed keys still read by code were not checked: `switchboard refs` lists the code that reads each key"]}
             """)
     }
 
@@ -76,7 +76,7 @@ import Testing
             `renamed_from: [b]` drops its stored overrides
 
             note: removed or renamed keys still read by code were not checked: `switchboard refs` lists the code \
-            that reads each
+            that reads each key
 
             """)
     }

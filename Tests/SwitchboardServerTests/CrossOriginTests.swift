@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Switchboard
-import SwitchboardServer
+@testable import SwitchboardServer
 import SwitchboardTestSupport
 import Testing
 
@@ -95,9 +95,9 @@ import Testing
 
     @Test func anyOriginIsAStarWithoutVary() async throws {
         try await withServer(origins: ["*"]) { client in
-            let response = try await client.send(.post, "/ofrep/v1/evaluate/flags",
-                                                 headers: [.origin: "https://anyone.example", .authorization: "Bearer read"],
-                                                 body: Self.emptyContext)
+            let response = try await client.send(
+                .post, "/ofrep/v1/evaluate/flags",
+                headers: [.origin: "https://anyone.example", .authorization: "Bearer read"], body: Self.emptyContext)
             #expect(response.headers[.accessControlAllowOrigin] == "*")
             #expect(response.headers[.vary] == nil)
         }
@@ -114,8 +114,20 @@ import Testing
         }
     }
 
+    /// Written as a browser sends it or not: case, the scheme's default port and IPv6 brackets do not matter.
+    @Test func originsCompareAsBrowsersSendThem() throws {
+        let origins = try AllowedOrigins(["HTTPS://App.Example.com:443", "http://[::1]:8080", "http://localhost:80"])
+        #expect(origins.allowOrigin(for: "https://app.example.com") == "https://app.example.com")
+        #expect(origins.allowOrigin(for: "http://[::1]:8080") == "http://[::1]:8080")
+        #expect(origins.allowOrigin(for: "http://localhost") == "http://localhost")
+        #expect(origins.allowOrigin(for: "http://[::1]") == nil)
+        #expect(origins.allowOrigin(for: "https://app.example.com:8443") == nil)
+        #expect(origins.allowOrigin(for: "null") == nil)
+    }
+
     @Test(arguments: ["app.example.com", "https://app.example.com/", "https://app.example.com/path", "ftp://x.org",
-                      "https://", "https://:443", "https://x.org:0", "https://user@x.org", ""])
+                      "https://", "https://:443", "https://x.org:0", "https://user@x.org", "http://[::1", "http://[]:80",
+                      "http://[::1]x", ""])
     func whatIsNoOriginIsRefused(entry: String) {
         #expect(throws: AllowedOrigins.Invalid.self) { try AllowedOrigins([entry]) }
     }

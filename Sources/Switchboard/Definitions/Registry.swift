@@ -75,7 +75,7 @@ public struct Registry: Sendable {
 
     /// The keys nearest to a key no definition has, for "did you mean": what every face suggests. First the key
     /// that lists it in `renamed_from` (the same flag under its new name), then a key that differs from it only in
-    /// letter case, then the keys within a typo's distance; at most three.
+    /// letter case, then the keys it ends (``tails(of:in:)``), then the keys within a typo's distance; at most three.
     public func suggestions(for unknownKey: String) -> [String] {
         let keys = keys
         var first: [String] = []
@@ -84,6 +84,7 @@ public struct Registry: Sendable {
         if let sameLetters = keys.first(where: { $0.lowercased() == folded }), !first.contains(sameLetters) {
             first.append(sameLetters)
         }
+        first += Self.tails(of: unknownKey, in: keys).filter { !first.contains($0) }
         let near = Suggestions.near(unknownKey, in: keys).filter { !first.contains($0) }
         return Array((first + near).prefix(3))
     }
@@ -101,7 +102,17 @@ public struct Registry: Sendable {
                 end = key.index(after: dot)
             }
         }
-        return Suggestions.near(pattern, in: namespaces + keys.filter { !seen.contains($0) })
+        let candidates = namespaces + keys.filter { !seen.contains($0) }
+        let tails = Self.tails(of: pattern, in: candidates)
+        let near = Suggestions.near(pattern, in: candidates).filter { !tails.contains($0) }
+        return Array((tails + near).prefix(3))
+    }
+
+    /// The candidates that `fragment` is the last segments of: a key or namespace written without its first
+    /// segments (`legacy_banner` for `checkout.legacy_banner`) is too far from it for a typo, and the likeliest
+    /// meaning.
+    private static func tails(of fragment: String, in candidates: [String]) -> [String] {
+        candidates.filter { $0.hasSuffix("." + fragment) }
     }
 
     /// The message for a key no definition has, with ``suggestions(for:)``.

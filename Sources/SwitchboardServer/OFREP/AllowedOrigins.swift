@@ -46,22 +46,36 @@ public struct AllowedOrigins: Sendable, Hashable {
         return origin
     }
 
-    /// `scheme://host[:port]` lowercased (browsers send scheme and host in lower case), or `nil` when `text` is
-    /// not one: another scheme, a path, a query, user information or an empty host.
+    /// `scheme://host[:port]` lowercased, without the scheme's default port (browsers send scheme and host in lower
+    /// case, and no `:443` for https or `:80` for http), or `nil` when `text` is not one: another scheme, a path, a
+    /// query, user information, an empty host or a port out of range. An IPv6 host is in brackets, `[::1]`.
     private static func normalized(_ text: String) -> String? {
         let lowered = text.lowercased()
         guard let separator = lowered.range(of: "://") else { return nil }
-        let scheme = lowered[..<separator.lowerBound]
+        let scheme = String(lowered[..<separator.lowerBound])
         let authority = lowered[separator.upperBound...]
-        guard scheme == "http" || scheme == "https", !authority.isEmpty,
-              !authority.contains(where: { "/?#@ ".contains($0) })
-        else { return nil }
-        let parts = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        guard !parts[0].isEmpty else { return nil }
-        if parts.count == 2 {
-            guard let port = Int(parts[1]), (1...65535).contains(port) else { return nil }
+        guard scheme == "http" || scheme == "https", !authority.contains(where: { "/?#@ ".contains($0) }) else {
+            return nil
         }
-        return lowered
+        var host = authority
+        var port: Substring?
+        if authority.hasPrefix("[") {
+            guard let close = authority.firstIndex(of: "]") else { return nil }
+            host = authority[...close]
+            let rest = authority[authority.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":") else { return nil }
+                port = rest.dropFirst()
+            }
+        } else if let colon = authority.firstIndex(of: ":") {
+            host = authority[..<colon]
+            port = authority[authority.index(after: colon)...]
+        }
+        guard host.count > (host.hasPrefix("[") ? 2 : 0) else { return nil }
+        guard let port else { return "\(scheme)://\(host)" }
+        guard let number = Int(port), (1...65535).contains(number) else { return nil }
+        let isDefault = (scheme == "https" && number == 443) || (scheme == "http" && number == 80)
+        return isDefault ? "\(scheme)://\(host)" : "\(scheme)://\(host):\(number)"
     }
 
     /// An entry that is neither an origin nor `*`.
@@ -69,6 +83,7 @@ public struct AllowedOrigins: Sendable, Hashable {
         /// The entry as given.
         public var entry: String
 
+        /// What is wrong with the entry, and how an origin is written.
         public var description: String {
             "--cors-origin: '\(entry)' is not an origin; write scheme://host[:port] as the browser's address bar "
                 + "shows it, with no path (https://app.example.com, http://localhost:3000), or * for any"
