@@ -44,6 +44,9 @@ struct SwitchboardCommand: AsyncParsableCommand {
                 refuse(unknown)
             }
             if code == .validationFailure {
+                // A refusal that carries a hint writes it on a line of its own (`--store`'s).
+                let parts = message(for: error).components(separatedBy: "\n  hint: ")
+                reportJSONUsageError(.error(at: nil, parts[0], hint: parts.count > 1 ? parts[1] : nil))
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
                 Foundation.exit(2)
             }
@@ -55,8 +58,18 @@ struct SwitchboardCommand: AsyncParsableCommand {
 extension SwitchboardCommand {
     /// Prints the error for a word that names no command and exits with status 2, as for any usage error.
     static func refuse(_ unknown: Diagnostic) -> Never {
+        reportJSONUsageError(unknown)
         Terminal.standardError.print(diagnostic: unknown)
         Foundation.exit(2)
+    }
+
+    /// With `--json` on the command line, a usage error is also the failure object on standard output that every
+    /// other failure prints there: a script reading standard output gets one JSON document whatever went wrong. The
+    /// text, with the usage, still goes to standard error.
+    static func reportJSONUsageError(_ diagnostic: Diagnostic) {
+        let arguments = CommandLine.arguments.dropFirst().prefix { $0 != "--" }
+        guard arguments.contains("--json") else { return }
+        Diagnostic.reportFailure([diagnostic], json: true)
     }
 
     /// The error for a first argument that names no subcommand, with the nearest name (the same suggestions as

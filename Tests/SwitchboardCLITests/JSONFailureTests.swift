@@ -21,6 +21,27 @@ import Testing
         return try #require(diagnostics.first?.objectValue)
     }
 
+    /// A usage error (exit status 2) is the same object on standard output, the usage still on standard error.
+    @Test func aUsageErrorIsAJSONFailureToo() throws {
+        let project = makeProject()
+        let badTime = try runSwitchboard(["get", "--json", "--flags", project.flags, "app.new_flow", "--at", "nope"])
+        #expect(badTime.status == 2)
+        #expect(badTime.stderr.contains("Usage: switchboard get"))
+        let message = try diagnostic(try #require(try Value(json: badTime.stdout).objectValue))["message"]
+        #expect(message?.stringValue?.hasPrefix("--at 'nope' is not an RFC 3339 time with a zone") == true)
+        let badStore = try runSwitchboard(["list", "--json", "--flags", project.flags, "--store", "mysql://x"])
+        #expect(badStore.status == 2)
+        let store = try diagnostic(try #require(try Value(json: badStore.stdout).objectValue))
+        #expect(store["hint"] != nil, "\(store)")
+        #expect(store["message"]?.stringValue?.contains("hint:") == false, "\(store)")
+        let unknown = try runSwitchboard(["frob", "--json"])
+        #expect(unknown.status == 2)
+        #expect(try diagnostic(try #require(try Value(json: unknown.stdout).objectValue))["message"]
+            == "unknown command 'frob'")
+        let text = try runSwitchboard(["get", "--flags", project.flags, "app.new_flow", "--at", "nope"])
+        #expect(text.stdout == "")
+    }
+
     @Test func anUnknownKeyIsAJSONFailureWithTheSuggestion() throws {
         let project = makeProject()
         for command in ["get", "explain"] {
@@ -85,13 +106,15 @@ import Testing
         #expect(people["ok"] == false && people["diagnostics"]?.listValue?.isEmpty == false)
     }
 
-    /// The commands whose answer is no JSON document refuse `--json` as a usage error rather than ignore it.
+    /// The commands whose answer is no JSON document refuse `--json` as a usage error rather than ignore it; a script
+    /// that asked for JSON still reads the failure as JSON.
     @Test(arguments: [["retire", "app.new_flow", "--keep", "true"], ["serve", "--port", "0"]])
     func aCommandWithoutJSONRefusesIt(_ command: [String]) throws {
         let project = makeProject()
         let result = try runSwitchboard(command + ["--json", "--flags", project.flags])
         #expect(result.status == 2)
         #expect(result.stderr.contains("\(command[0]) has no --json output"), "\(result.stderr)")
-        #expect(result.stdout == "")
+        #expect(try diagnostic(try #require(try Value(json: result.stdout).objectValue))["message"]?.stringValue?
+            .hasPrefix("\(command[0]) has no --json output") == true)
     }
 }
