@@ -57,6 +57,8 @@ struct DiffCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The seed the synthesized contexts are drawn with.", valueName: "n"))
     var seed: UInt64 = 1
 
+    @OptionGroup var at: TimeOption
+
     @Flag(help: "Print Markdown for a pull request comment (cut before 65,536 characters).")
     var markdown = false
 
@@ -100,7 +102,8 @@ struct DiffCommand: ParsableCommand {
                 ?? Review.synthesizedPopulation(base: baseSide, head: headSide, count: samples, seed: seed)
             let store = try options.boardInputs().store
             let stored = try options.storeStep { () throws(StoreError) in try store.read() }.entries
-            review = Review(base: baseSide, head: headSide, population: population, stored: stored)
+            review = Review(base: baseSide, head: headSide, population: population, stored: stored,
+                            at: at.seconds ?? Date().timeIntervalSince1970)
         } catch let error as ReviewError {
             throw options.failure([.error(at: nil, error.message, hint: error.hint)])
         }

@@ -8,8 +8,11 @@ package struct KeyChange: Sendable, Hashable {
     package var fields: [String]
     /// What changed inside the fields, one line each: "rollout: true 10, false 90 → true 50, false 50".
     package var details: [String]
-    /// How the served value moves, when it can move and both sides define the key.
+    /// How the served value moves now, when it can move and both sides define the key.
     package var impact: Impact?
+    /// How it moves from each later moment at which a schedule step of either side changes that (a step's time
+    /// whose impact differs from the one before it), in time order.
+    package var laterImpacts: [TimedImpact] = []
     /// The base's key a rename keeps the overrides of.
     package var renamedFrom: String?
 
@@ -25,4 +28,12 @@ package struct KeyChange: Sendable, Hashable {
         self.impact = impact
         self.renamedFrom = renamedFrom
     }
+}
+
+/// The impact from a moment on: a schedule step's time, in seconds since the epoch.
+package struct TimedImpact: Sendable, Hashable {
+    /// When it starts.
+    package var at: Double
+    /// The impact from then.
+    package var impact: Impact
 }

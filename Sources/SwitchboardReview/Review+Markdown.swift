@@ -1,4 +1,5 @@
 import Foundation
+import Switchboard
 
 extension Review {
     /// The most characters a pull request comment holds on the usual forges.
@@ -15,7 +16,9 @@ extension Review {
             for change in changes {
                 let fields = change.fields.map { "`\($0)`" }.joined(separator: ", ")
                 let what = change.renamedFrom.map { "renamed from `\($0)`" } ?? change.change.rawValue
-                let impact = Self.escape(impactText(change.impact))
+                let impact = Self.escape(([impactText(change.impact)] + change.laterImpacts.map {
+                    "from \(Timestamp.display($0.at)): " + impactText($0.impact)
+                }).joined(separator: "; "))
                 blocks.append("| `\(change.key)` | \(what) | \(fields) | \(impact) |\n")
             }
         }

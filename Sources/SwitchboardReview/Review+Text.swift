@@ -1,4 +1,5 @@
 package import SwitchboardTerminal
+import Switchboard
 
 extension Review {
     /// The review for a terminal: one block per changed key (what changed, the impact), then the breaking risks
@@ -20,6 +21,10 @@ extension Review {
             if let impact = change.impact {
                 let line = "    impact: " + impactText(impact)
                 out += (impact.changed > 0 ? terminal.cyan(line) : terminal.dim(line)) + "\n"
+            }
+            for later in change.laterImpacts {
+                let line = "    from \(Timestamp.display(later.at)): " + impactText(later.impact)
+                out += (later.impact.changed > 0 ? terminal.cyan(line) : terminal.dim(line)) + "\n"
             }
         }
         if !breaking.isEmpty {

@@ -35,7 +35,12 @@ package struct Review: Sendable {
     ///   - head: the version after it.
     ///   - population: the contexts both versions are evaluated over, for every key whose served value can change.
     ///   - stored: the runtime store's overrides, by store key, checked against the head's definitions.
-    package init(base: ReviewSide, head: ReviewSide, population: Population, stored: [String: StoredOverride] = [:]) {
+    ///   - now: the moment the impact is measured at (seconds since the epoch), with each side's schedules as they
+    ///     stand then; each later step of either side's schedule of a key is measured too.
+    package init(
+        base: ReviewSide, head: ReviewSide, population: Population, stored: [String: StoredOverride] = [:],
+        at now: Double = Date().timeIntervalSince1970
+    ) {
         self.base = base.label
         self.head = head.label
         var changes: [KeyChange] = []
@@ -83,8 +88,11 @@ package struct Review: Sendable {
                                          details: missing.map { "prerequisites: requires \($0), which is removed" }))
             }
         }
-        let impacts = Self.impacts(measurements.map { ($0.base, $0.head) }, base, head, population)
-        for (measurement, impact) in zip(measurements, impacts) { changes[measurement.change].impact = impact }
+        let impacts = Self.impacts(measurements.map { ($0.base, $0.head) }, base, head, population, now: now)
+        for (measurement, timed) in zip(measurements, impacts) {
+            changes[measurement.change].impact = timed.first?.impact
+            changes[measurement.change].laterImpacts = Array(timed.dropFirst())
+        }
         changes.sort { $0.key < $1.key }
         self.changes = changes
         breaking = Risks.find(base: base, head: head, changes: changes, stored: stored)
@@ -92,23 +100,40 @@ package struct Review: Sendable {
     }
 
     /// The impact of each key (base key, head key) on its served value, measured on every core (snapshots are read
-    /// without locks); `nil` when the population is empty.
+    /// without locks): at `now`, then from each later step of either side's schedule of the key whose impact
+    /// differs from the one before; empty when the population is empty.
     private static func impacts(
-        _ keys: [(base: String, head: String)], _ base: ReviewSide, _ head: ReviewSide, _ population: Population
-    ) -> [Impact?] {
-        guard !population.contexts.isEmpty else { return Array(repeating: nil, count: keys.count) }
-        let results = Locked<[Impact?]>(Array(repeating: nil, count: keys.count))
+        _ keys: [(base: String, head: String)], _ base: ReviewSide, _ head: ReviewSide, _ population: Population,
+        now: Double
+    ) -> [[TimedImpact]] {
+        guard !population.contexts.isEmpty else { return Array(repeating: [], count: keys.count) }
+        // The moments each key is measured at, and each side's snapshot at every one of them, made once.
+        let moments: [[Double]] = keys.map { pair in
+            let steps = [base.registry[pair.base], head.registry[pair.head]]
+                .flatMap { $0?.schedule?.steps.map(\.at) ?? [] }
+            return [now] + Set(steps.filter { $0 > now }).sorted()
+        }
+        var made: [Double: (base: Snapshot, head: Snapshot)] = [:]
+        for time in Set(moments.joined()) { made[time] = (base.snapshot(at: time), head.snapshot(at: time)) }
+        let snapshots = made
+        let results = Locked<[[TimedImpact]]>(Array(repeating: [], count: keys.count))
         let workers = min(keys.count, ProcessInfo.processInfo.activeProcessorCount)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            var measured: [(Int, Impact)] = []
+            var measured: [(Int, [TimedImpact])] = []
             for index in stride(from: worker, to: keys.count, by: workers) {
                 guard let old = base.registry.position(of: keys[index].base),
                       let new = head.registry.position(of: keys[index].head)
                 else { continue }
-                measured.append((index, Impact.measure(base: (base.snapshot, old), head: (head.snapshot, new),
-                                                       population: population.contexts)))
+                var timed: [TimedImpact] = []
+                for time in moments[index] {
+                    let pair = snapshots[time]!
+                    let impact = Impact.measure(base: (pair.base, old), head: (pair.head, new),
+                                                population: population.contexts)
+                    if timed.last?.impact != impact { timed.append(TimedImpact(at: time, impact: impact)) }
+                }
+                measured.append((index, timed))
             }
-            results.withLock { for (index, impact) in measured { $0[index] = impact } }
+            results.withLock { for (index, timed) in measured { $0[index] = timed } }
         }
         return results.withLock { $0 }
     }

@@ -10,8 +10,11 @@ package struct ReviewSide: Sendable {
     package var environmentName: String?
     /// The definitions.
     package var registry: Registry
-    /// The snapshot that evaluates the definitions with the side's override files.
+    /// The snapshot that evaluates the definitions as written (before any schedule step) with the side's override
+    /// files.
     package var snapshot: Snapshot
+    /// The side's override files.
+    package var files: FileOverrides
     /// The flags some definition requires that this side does not define; the definitions that require them
     /// are not in ``registry`` (the loader rejects them).
     package var missingPrerequisites: Set<String>
@@ -47,7 +50,14 @@ package struct ReviewSide: Sendable {
         self.environmentName = environmentName
         missingPrerequisites = missing
         registry = report.registry
+        self.files = files
         snapshot = Snapshot(registry: report.registry, files: files)
+    }
+
+    /// The snapshot that evaluates the side as it is in force at `time` (seconds since the epoch): each schedule's
+    /// step then applied.
+    package func snapshot(at time: Double) -> Snapshot {
+        registry.scheduled.isEmpty ? snapshot : Snapshot(registry: registry.inForce(at: time), files: files)
     }
 
     /// Loads a side from a folder or a git revision, with `environmentName`'s override file

@@ -137,6 +137,26 @@ import Testing
         #expect(result.stdout.hasPrefix(expected))
     }
 
+    /// `--at` measures the impact as of another time: an edit to a step still to come changes values from then.
+    @Test func atMeasuresAsOfAnotherTime() throws {
+        let folder = TemporaryDirectory(prefix: "switchboard-cli-test")
+        let step = "flags:\n  launch:\n    type: bool\n    default: false\n    schedule:\n"
+            + "      - at: 2027-01-05T09:00:00Z\n        serve: "
+        folder.write("a/app.yaml", step + "true\n")
+        folder.write("b/app.yaml", step + "false\n")
+        let before = try runSwitchboard(["diff", "--from", "a", "--to", "b", "--samples", "10", "--at",
+                                         "2027-01-01T00:00:00Z"], in: folder.path)
+        #expect(before.stdout.contains("    impact: no change for 10 contexts\n"
+            + "    from 2027-01-05 09:00 UTC: 10 of 10 contexts change: true 100% (10) → false 100% (10)\n"),
+                "\(before.stdout)")
+        let after = try runSwitchboard(["diff", "--from", "a", "--to", "b", "--samples", "10", "--at",
+                                        "2027-01-06T00:00:00Z"], in: folder.path)
+        #expect(after.stdout.contains("    impact: 10 of 10 contexts change: true 100% (10) → false 100% (10)\n"),
+                "\(after.stdout)")
+        #expect(!after.stdout.contains("from 2027"))
+        #expect(try runSwitchboard(["diff", "--from", "a", "--to", "b", "--at", "soon"], in: folder.path).status == 2)
+    }
+
     @Test func usageErrorsExitTwo() throws {
         let repository = try repository()
         #expect(try diff(["--from", "flags"], in: repository).status == 2)

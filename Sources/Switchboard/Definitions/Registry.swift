@@ -8,7 +8,7 @@ public struct Registry: Sendable {
     private let index: [String: Int]
     private let renamed: [String: Int]
     /// The positions of the definitions that have a schedule.
-    let scheduled: [Int]
+    package let scheduled: [Int]
 
     /// Creates a registry from definitions whose keys are unique.
     public init(definitions: [Definition], files: [String] = []) {
