@@ -60,6 +60,33 @@ struct RetireSwiftRewriteTests {
         #expect(plan.notes.map(\.reason).contains { $0.contains("guard now always exits") })
     }
 
+    /// A fold above a read it leaves moves that read up in the rewritten text; the place listed is the file's own,
+    /// as the user opens it (a dry run writes nothing).
+    @Test func aLeftoverBelowAFoldIsListedAtItsPlaceOnDisk() throws {
+        let fixture = try RetireFixture()
+        fixture.directory.write("Sources/App/Moved.swift", """
+            import Switchboard
+
+            func moved(board: Board) {
+                if board.bool("checkout.new_flow", default: false) {
+                    print("new")
+                } else {
+                    print("old")
+                }
+                board.observe("checkout.new_flow") { change in print(change) }
+            }
+
+            """)
+        let plan = try fixture.plan("checkout.new_flow", keep: "true")
+        let file = fixture.directory.file("Sources/App/Moved.swift")
+        #expect(try #require(fixture.after("Sources/App/Moved.swift", in: plan)).contains("""
+                print("new")
+                board.observe
+            """))
+        #expect(plan.leftovers.filter { $0.position.file == file }.map { "\($0.position.line):\($0.position.column)" }
+            == ["9:19"])
+    }
+
     @Test func whatCannotBeRewrittenIsListedWithItsPlace() throws {
         let fixture = try RetireFixture()
         let plan = try fixture.plan("checkout.new_flow", keep: "true")

@@ -185,8 +185,9 @@ public struct Retirement: Sendable {
             guard let data = FileManager.default.contents(atPath: file) else { continue }
             texts[file] = String(decoding: data, as: UTF8.self)
         }
-        var leftovers: [String: [SwiftRetirement.Leftover]] = [:]
-        var notes: [SwiftRetirement.Leftover] = []
+        // Each with the text its positions are in: a pass reads what the passes before it wrote.
+        var leftovers: [String: (items: [SwiftRetirement.Leftover], text: String)] = [:]
+        var notes: [(item: SwiftRetirement.Leftover, text: String)] = []
         // Passes until one changes nothing: a fold can expose another (an `if` in an `if`, a `let` moved).
         var pending = Set(texts.keys)
         for _ in 0..<16 where !pending.isEmpty {
@@ -199,8 +200,8 @@ public struct Retirement: Sendable {
                     continue
                 }
                 let pass = swift.pass(file: file, text: text, references: references)
-                leftovers[file] = pass.leftovers
-                notes += pass.notes
+                leftovers[file] = (pass.leftovers, text)
+                notes += pass.notes.map { ($0, text) }
                 if pass.changed {
                     if originals[file] == nil { originals[file] = text }
                     texts[file] = pass.text
@@ -214,16 +215,24 @@ public struct Retirement: Sendable {
             guard let before = originals[file], let after = texts[file] else { continue }
             if Parser.parse(source: after).hasError {
                 // Never write code that no longer parses: leave the file and say so.
-                leftovers[file] = [SwiftRetirement.Leftover(
+                leftovers[file] = ([SwiftRetirement.Leftover(
                     position: SourcePosition(file: file, line: 1, column: 1),
-                    reason: "the rewrite would not parse, so this file is left as it was: edit it by hand")]
+                    reason: "the rewrite would not parse, so this file is left as it was: edit it by hand")], before)
                 continue
             }
             changes.append(FileChange(path: file, before: before, after: after))
         }
-        let convert = { (leftover: SwiftRetirement.Leftover) in Note(position: leftover.position, reason: leftover.reason) }
-        return (changes,
-                leftovers.values.joined().map(convert).sorted { $0.position < $1.position },
-                Array(Set(notes)).map(convert).sorted { $0.position < $1.position })
+        // Positions as the file on disk has them (a dry run writes nothing, and the user opens that file): a line
+        // of a rewritten text is the original's line it was kept from, or the line its change replaced.
+        let convert = { (leftover: SwiftRetirement.Leftover, text: String) -> Note in
+            var position = leftover.position
+            if let original = originals[position.file], original != text {
+                position.line = UnifiedDiff.originalLine(of: position.line, in: text, before: original)
+            }
+            return Note(position: position, reason: leftover.reason)
+        }
+        let left = leftovers.values.flatMap { entry in entry.items.map { convert($0, entry.text) } }
+        return (changes, left.sorted { $0.position < $1.position },
+                Array(Set(notes.map(convert))).sorted { $0.position < $1.position })
     }
 }

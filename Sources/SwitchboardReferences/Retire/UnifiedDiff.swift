@@ -34,6 +34,14 @@ enum UnifiedDiff {
         return out
     }
 
+    /// The line (from 1) of `before` that line `line` of `text` comes from: the same line where it was kept, else
+    /// the line of `before` its change stands in place of.
+    static func originalLine(of line: Int, in text: String, before: String) -> Int {
+        let script = edits(lines(before), lines(text))
+        guard let edit = script.first(where: { $0.kind != .delete && $0.newIndex == line - 1 }) else { return line }
+        return edit.oldIndex + 1
+    }
+
     private static func lines(_ text: String) -> [String] {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         if lines.last == "" { lines.removeLast() }
