@@ -2,11 +2,11 @@ import SwiftSyntax
 
 /// What an expression in a key's position says about the key.
 enum KeyExpression: Equatable {
-    /// A string literal without interpolation: the key itself.
+    /// A string literal without interpolation, or literals joined with `+`: the key itself.
     case literal(String)
     /// A typed key path under `Flags` or `Prefs`; the typed-key visitor reports it.
     case typed
-    /// A key known only at run time: an interpolated or concatenated string, a variable, a call.
+    /// A key known only at run time: an interpolated string, one joined with a variable, a variable, a call.
     case dynamic
     /// Not a key at all (a number, a closure, an array).
     case notAKey
@@ -15,6 +15,8 @@ enum KeyExpression: Equatable {
     init(_ expression: ExprSyntax) {
         if let literal = expression.as(StringLiteralExprSyntax.self) {
             self = KeyExpression.text(of: literal).map(KeyExpression.literal) ?? .dynamic
+        } else if let joined = KeyExpression.joinedLiterals(expression) {
+            self = .literal(joined)
         } else if let path = TypedKeyPath(expression), path.rootIndex != nil {
             self = .typed
         } else if expression.is(IntegerLiteralExprSyntax.self) || expression.is(FloatLiteralExprSyntax.self)
@@ -35,6 +37,35 @@ enum KeyExpression: Equatable {
         for segment in literal.segments {
             guard let plain = segment.as(StringSegmentSyntax.self) else { return nil }
             text += plain.content.text
+        }
+        return text
+    }
+
+    /// The text of string literals without interpolation joined with `+` (`"checkout." + "new_flow"`), in
+    /// parentheses or not, as the parser leaves the operators (a sequence) or folded; `nil` for anything else.
+    static func joinedLiterals(_ expression: ExprSyntax) -> String? {
+        if let literal = expression.as(StringLiteralExprSyntax.self) { return text(of: literal) }
+        if let tuple = expression.as(TupleExprSyntax.self), tuple.elements.count == 1,
+           let only = tuple.elements.first, only.label == nil {
+            return joinedLiterals(only.expression)
+        }
+        if let infix = expression.as(InfixOperatorExprSyntax.self) {
+            guard infix.operator.as(BinaryOperatorExprSyntax.self)?.operator.text == "+",
+                  let left = joinedLiterals(infix.leftOperand), let right = joinedLiterals(infix.rightOperand)
+            else { return nil }
+            return left + right
+        }
+        guard let sequence = expression.as(SequenceExprSyntax.self), sequence.elements.count % 2 == 1 else {
+            return nil
+        }
+        var text = ""
+        for (index, element) in sequence.elements.enumerated() {
+            if index % 2 == 1 {
+                guard element.as(BinaryOperatorExprSyntax.self)?.operator.text == "+" else { return nil }
+            } else {
+                guard let part = joinedLiterals(element) else { return nil }
+                text += part
+            }
         }
         return text
     }

@@ -16,6 +16,18 @@ struct DynamicKeyTests {
         ])
     }
 
+    /// String literals joined with `+` are known before run time: the key they spell, wherever it is read.
+    @Test func literalsJoinedWithPlusAreTheKeyTheySpell() {
+        let result = scan("""
+            _ = board.bool("shop." + "new_flow")
+            _ = board.int(("shop." + "max") + "_items", default: 1)
+            _ = board.bool("shop." + name)
+            _ = board.bool("shop." + "\\(name)")
+            """)
+        #expect(result.lines == ["Test.swift:1:16 string shop.new_flow", "Test.swift:2:15 string shop.max_items"])
+        #expect(result.dynamicLines == ["Test.swift:3:16", "Test.swift:4:16"])
+    }
+
     @Test func aTypedKeyOrANonKeyArgumentIsNotDynamic() {
         let result = scan("""
             _ = board.value(Flags.Shop.newFlow)

@@ -60,6 +60,23 @@ struct RetireSwiftRewriteTests {
         #expect(plan.notes.map(\.reason).contains { $0.contains("guard now always exits") })
     }
 
+    /// A key spelt as literals joined with `+` is the key, and its read folds like any other.
+    @Test func aKeyJoinedFromLiteralsIsRewritten() throws {
+        let fixture = try RetireFixture()
+        fixture.directory.write("Sources/App/Joined.swift", """
+            import Switchboard
+
+            func joined(board: Board) {
+                print(board.bool("checkout." + "new_flow", default: false))
+            }
+
+            """)
+        let plan = try fixture.plan("checkout.new_flow", keep: "true")
+        #expect(try #require(fixture.after("Sources/App/Joined.swift", in: plan)).contains("    print(true)\n"))
+        let file = fixture.directory.file("Sources/App/Joined.swift")
+        #expect(plan.leftovers.filter { $0.position.file == file }.isEmpty)
+    }
+
     /// A fold above a read it leaves moves that read up in the rewritten text; the place listed is the file's own,
     /// as the user opens it (a dry run writes nothing).
     @Test func aLeftoverBelowAFoldIsListedAtItsPlaceOnDisk() throws {

@@ -64,10 +64,11 @@ struct SwiftRetirement {
     }
 
     private func plan(for reference: KeyReference, at token: Syntax, offset: Int, lines: LineTable) -> Plan {
-        // The key expression: the outermost expression starting at the reference that is still the argument.
+        // The key expression: the outermost expression starting at the reference that is still the argument (through
+        // the operands of literals joined with `+`, which the parser leaves as a list in a sequence).
         var node = token
-        while let parent = node.parent, parent.is(ExprSyntax.self), !parent.is(FunctionCallExprSyntax.self),
-              parent.positionAfterSkippingLeadingTrivia.utf8Offset == offset
+        while let parent = node.parent, parent.is(ExprSyntax.self) || parent.is(ExprListSyntax.self),
+              !parent.is(FunctionCallExprSyntax.self), parent.positionAfterSkippingLeadingTrivia.utf8Offset == offset
         {
             node = parent
         }
