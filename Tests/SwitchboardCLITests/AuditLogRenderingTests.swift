@@ -28,7 +28,8 @@ struct AuditLogRenderingTests {
             """)
     }
 
-    /// A write that expires says until when, so that changing only the expiry does not read as `7 → 7`.
+    /// A write that expires says until when, and a write over it what the expiry was, so that changing only the
+    /// expiry (here, dropping it) does not read as `7 → 7`.
     @Test func aWriteThatExpiresSaysUntilWhen() {
         let until = "2026-11-28T10:00:00.000Z"
         let records = [
@@ -41,7 +42,7 @@ struct AuditLogRenderingTests {
         #expect(AuditRecord.renderedLog(records, terminal: Terminal(fd: 1, colors: false)) == """
             TIME                      ACTOR  KEY    CHANGE
             2026-11-27T10:00:00.000Z  ana    limit  (none) → 7 until 2026-11-28T10:00:00.000Z
-            2026-11-27T10:00:00.000Z  ana    limit  7 → 7
+            2026-11-27T10:00:00.000Z  ana    limit  7 until 2026-11-28T10:00:00.000Z → 7
             2026-11-28T10:00:00.000Z  ana    limit  expired: 7 → (none)
 
             """)
