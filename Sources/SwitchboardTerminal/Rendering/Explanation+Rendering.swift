@@ -60,7 +60,7 @@ extension Explanation {
             let serves = next.serve?.lineText ?? next.variant.flatMap { name in
                 definition.value(ofVariant: name).map { "\($0.lineText) (variant \(name))" }
             } ?? next.summary
-            out += "  next: \(Timestamp.display(next.at)) → \(serves)\n"
+            out += "  next step: \(Timestamp.display(next.at)) → \(serves)\n"
         }
         return out
     }
