@@ -231,7 +231,8 @@ struct TargetingRulesTests {
                 rollout:
                   - { value: true, weight: 9223372036854775807 }
                   - { value: false, weight: 1 }
-            """) == ["r.yaml:6:7: error: the rollout's weights add up to more than 2147483647"])
+            """) == ["r.yaml:6:7: error: the rollout weights of a add up to more than 2147483647\n"
+                    + "  hint: weights are shares of the whole: divide them all by the same number"])
     }
 
     @Test func prerequisiteCyclesAreAnError() {

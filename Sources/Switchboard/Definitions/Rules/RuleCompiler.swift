@@ -36,6 +36,14 @@ struct RuleCompiler {
         }
     }
 
+    /// The error for an `enabled:` (of a definition or a schedule step) that is no bool, worded as a `default`'s:
+    /// `enabled of app.x: expected a bool, found the string "maybe"`, with `yes`'s hint where it applies.
+    static func enabledProblem(_ node: Node, key: String) -> ValueProblem {
+        let problem = Definition.typeProblem(Value(node: node), expected: .bool)
+            ?? ValueProblem("expected a bool, found \(node.kindDescription)")
+        return ValueProblem("enabled of \(key): \(problem.message)", hint: problem.hint ?? "write true or false")
+    }
+
     mutating func error(_ node: Node, _ message: String, hint: String? = nil) {
         diagnostics.append(.error(at: node.location, message, hint: hint))
     }
@@ -55,7 +63,8 @@ struct RuleCompiler {
         var state = FlagdFlag.State.enabled
         if let enabled = pending.enabled {
             guard case .bool(let on)? = enabled.scalar?.value else {
-                error(enabled, "enabled must be true or false, found \(enabled.kindDescription)")
+                let problem = Self.enabledProblem(enabled, key: definition.key)
+                error(enabled, problem.message, hint: problem.hint)
                 return nil
             }
             state = on ? .enabled : .disabled
@@ -306,7 +315,13 @@ struct RuleCompiler {
         }
         guard ok else { return nil }
         guard total > 0, total <= Int(Int32.max) else {
-            error(node, total == 0 ? "the rollout's weights add up to 0" : "the rollout's weights add up to more than \(Int32.max)")
+            if total == 0 {
+                error(node, "the rollout weights of \(definition.key) add up to 0",
+                      hint: "give at least one value a weight above 0; weights are shares of the whole")
+            } else {
+                error(node, "the rollout weights of \(definition.key) add up to more than \(Int32.max)",
+                      hint: "weights are shares of the whole: divide them all by the same number")
+            }
             return nil
         }
         for (name, var outcome) in pending {

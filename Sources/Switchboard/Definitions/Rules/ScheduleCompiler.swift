@@ -41,11 +41,13 @@ extension RuleCompiler {
                 continue
             }
             var fields: [String: Node] = [:]
+            var misspelt = false
             for pair in pairs {
                 let name = pair.key.scalar?.text ?? ""
                 if Self.stepFields.contains(name) {
                     fields[name] = pair.value
                 } else {
+                    misspelt = true
                     error(pair.key, "unknown field '\(name)' in a schedule step of \(definition.key)",
                           hint: Suggestions.nearest(to: name, in: Self.stepFields).map(Message.didYouMean(one:))
                             ?? "a step has `at:` and one of `serve:`, `variant:`, `rollout:`, and `enabled:`")
@@ -84,6 +86,8 @@ extension RuleCompiler {
                 continue
             }
             if serving.isEmpty && fields["enabled"] == nil {
+                // A misspelt field (`serv:`) was reported above, with what it should be: that is the mistake.
+                if misspelt { continue }
                 error(item, "the schedule step at \(atText) changes nothing",
                       hint: "add `serve:`, `variant:`, `rollout:` or `enabled:`")
                 continue
@@ -128,7 +132,8 @@ extension RuleCompiler {
             }
             if let enabledNode = fields["enabled"] {
                 guard case .bool(let on)? = enabledNode.scalar?.value else {
-                    error(enabledNode, "enabled must be true or false, found \(enabledNode.kindDescription)")
+                    let problem = RuleCompiler.enabledProblem(enabledNode, key: definition.key)
+                    error(enabledNode, problem.message, hint: problem.hint)
                     continue
                 }
                 step.enabled = on
