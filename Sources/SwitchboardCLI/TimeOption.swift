@@ -12,9 +12,11 @@ struct TimeOption: ParsableArguments {
     var text: String?
 
     func validate() throws {
-        if let text, Timestamp.parseZoned(text) == nil {
-            throw ValidationError("--at '\(text)' is not an RFC 3339 time with a zone; for example 2026-12-01T09:00:00Z "
-                + "or 2026-12-01T10:00:00+01:00")
+        guard let text else { return }
+        do throws(ExpiryInput.Problem) {
+            _ = try ExpiryInput.zonedMoment(of: text, name: "--at")
+        } catch {
+            throw ValidationError(error.message)
         }
     }
 

@@ -123,7 +123,8 @@ struct SetCommand: ParsableCommand {
 
     @OptionGroup var actor: ActorOption
 
-    @Option(name: .customLong("for"), help: ArgumentHelp(
+    // Unconditional: `--for -2h` is a duration refused for being negative, not a missing value and an option -2h.
+    @Option(name: .customLong("for"), parsing: .unconditional, help: ArgumentHelp(
         "Expire the override after this long: a whole number and a unit, s, m, h or d (90s, 30m, 2h, 7d; at most "
             + "365d).", valueName: "duration"))
     var duration: String?

@@ -28,7 +28,7 @@ import Testing
         #expect(badTime.status == 2)
         #expect(badTime.stderr.contains("Usage: switchboard get"))
         let message = try diagnostic(try #require(try Value(json: badTime.stdout).objectValue))["message"]
-        #expect(message?.stringValue?.hasPrefix("--at 'nope' is not an RFC 3339 time with a zone") == true)
+        #expect(message?.stringValue?.hasPrefix("--at takes an RFC 3339 time with a zone") == true)
         let badStore = try runSwitchboard(["list", "--json", "--flags", project.flags, "--store", "mysql://x"])
         #expect(badStore.status == 2)
         let store = try diagnostic(try #require(try Value(json: badStore.stdout).objectValue))

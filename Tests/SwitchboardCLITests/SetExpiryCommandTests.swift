@@ -21,6 +21,7 @@ struct SetExpiryCommandTests {
         (["--for", "366d"], "--for is at most 365 days (365d), not '366d'"),
         (["--until", "2099-01-01T00:00:00Z"], "--until 2099-01-01T00:00:00Z is more than 365 days away"),
         (["--for", "0m"], "--for must be longer than 0"),
+        (["--for", "-2h"], "--for must be longer than 0, not '-2h'"),
     ])
     func aBadExpiryIsAUsageErrorAndWritesNothing(options: [String], message: String) throws {
         let result = try run(["set", "app.new_flow", "true"] + options)

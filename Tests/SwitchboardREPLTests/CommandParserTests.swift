@@ -49,7 +49,7 @@ struct CommandParserTests {
         ("get", "get needs a KEY", "usage: get KEY [--at TIME]"),
         ("get a b", "get takes one KEY", "usage: get KEY [--at TIME]"),
         ("explain a --at 2026-12-01T09:00:00",
-         "--at '2026-12-01T09:00:00' is not an RFC 3339 time with a zone; for example 2026-12-01T09:00:00Z",
+         "--at needs a time zone: '2026-12-01T09:00:00' has none (add Z for UTC, or an offset such as +01:00)",
          "usage: explain KEY [--at TIME]"),
         ("set app.theme", "set needs a VALUE after the key", "usage: set [--for DURATION | --until TIME] KEY VALUE"),
         ("set", "set needs a KEY and a VALUE", "usage: set [--for DURATION | --until TIME] KEY VALUE"),

@@ -13,11 +13,13 @@ struct ExpiryInputTests {
         ("2", "--for takes a whole number and a unit (s, m, h or d), such as 90s, 30m, 2h or 7d, not '2'"),
         ("h", "--for takes a whole number and a unit (s, m, h or d), such as 90s, 30m, 2h or 7d, not 'h'"),
         ("1.5h", "--for takes a whole number and a unit (s, m, h or d), such as 90s, 30m, 2h or 7d, not '1.5h'"),
-        ("-2h", "--for takes a whole number and a unit (s, m, h or d), such as 90s, 30m, 2h or 7d, not '-2h'"),
+        ("-2h", "--for must be longer than 0, not '-2h'"),
+        ("-h", "--for takes a whole number and a unit (s, m, h or d), such as 90s, 30m, 2h or 7d, not '-h'"),
         ("2w", "--for takes a whole number and a unit (s, m, h or d), such as 90s, 30m, 2h or 7d, not '2w'"),
         ("0s", "--for must be longer than 0, not '0s'"),
         ("366d", "--for is at most 365 days (365d), not '366d'"),
         ("8761h", "--for is at most 365 days (365d), not '8761h'"),
+        ("99999999999999999999d", "--for is at most 365 days (365d), not '99999999999999999999d'"),
     ])
     func badDurations(text: String, message: String) {
         #expect(throws: ExpiryInput.Problem(message: message)) { try ExpiryInput.seconds(ofDuration: text) }

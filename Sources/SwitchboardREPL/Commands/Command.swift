@@ -110,11 +110,11 @@ enum CommandParser {
             // `KEY --at TIME`: as of another time, as on the command line.
             var time: Double?
             if words.count == 3, words[1] == "--at" {
-                guard let parsed = Timestamp.parseZoned(words[2]) else {
-                    throw usage("--at '\(words[2])' is not an RFC 3339 time with a zone; for example "
-                        + "2026-12-01T09:00:00Z")
+                do throws(ExpiryInput.Problem) {
+                    time = try ExpiryInput.zonedMoment(of: words[2], name: "--at")
+                } catch {
+                    throw usage(error.message)
                 }
-                time = parsed
             }
             let key = time == nil ? try key() : words[0]
             return info.name == "get" ? .get(key: key, at: time) : .explain(key: key, at: time)

@@ -14,7 +14,9 @@ extension AuditRecord {
         var expiries: [String: String] = [:]
         for record in records {
             var old = record.old?.shortText ?? "(none)"
-            if record.old != nil, let expiresAt = expiries[record.key] { old += " until \(expiresAt)" }
+            if record.old != nil, record.event != .expired, let expiresAt = expiries[record.key] {
+                old += " until \(expiresAt)"
+            }
             var change = "\(old) → \(record.new?.shortText ?? "(none)")"
             if record.event == .expired {
                 change = "expired: " + change

@@ -22,12 +22,16 @@ package enum ExpiryInput {
     /// - Parameter name: how the user named it (`--for`), for the message.
     package static func seconds(ofDuration text: String, name: String = "--for") throws(Problem) -> Double {
         let unit = text.last.flatMap { unitSeconds[$0] }
-        let digits = text.dropLast()
-        guard let unit, !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit), digits.count <= 12,
-              let count = Double(String(digits))
-        else {
+        let negative = text.hasPrefix("-")
+        let digits = text.dropLast().dropFirst(negative ? 1 : 0)
+        guard let unit, !digits.isEmpty, digits.allSatisfy(\.isASCIIDigit) else {
             throw Problem(message: "\(name) takes a whole number and a unit (s, m, h or d), such as 90s, 30m, 2h "
                 + "or 7d, not '\(text)'")
+        }
+        guard !negative else { throw Problem(message: "\(name) must be longer than 0, not '\(text)'") }
+        // Past twelve digits, far past 365 days in any unit.
+        guard digits.count <= 12, let count = Double(String(digits)) else {
+            throw Problem(message: "\(name) is at most 365 days (365d), not '\(text)'")
         }
         let seconds = count * unit
         guard seconds > 0 else { throw Problem(message: "\(name) must be longer than 0, not '\(text)'") }
@@ -45,6 +49,20 @@ package enum ExpiryInput {
     ///   - name: how the user named it (`--until`, `expires_at`), for the message.
     ///   - now: the time now, in seconds since the epoch; `-infinity` checks the form alone.
     package static func moment(of text: String, name: String = "--until", now: Double) throws(Problem) -> Double {
+        let moment = try zonedMoment(of: text, name: name)
+        guard moment > now, !now.isFinite || moment - now <= longestDuration else {
+            let current = StoredOverride.time(secondsSinceEpoch: now)
+            if moment <= now { throw Problem(message: "\(name) \(text) is in the past (it is \(current) now)") }
+            throw Problem(message: "\(name) \(text) is more than 365 days away (it is \(current) now); an override "
+                + "lasts at most 365 days")
+        }
+        return moment
+    }
+
+    /// The moment of an RFC 3339 time with its zone, in seconds since the epoch, at any distance from now: what
+    /// `--until` and `--at` (of `get`, `explain`, `validate` and `diff`) take; a problem saying what is wrong with
+    /// any other text.
+    package static func zonedMoment(of text: String, name: String) throws(Problem) -> Double {
         guard let moment = Timestamp.parseZoned(text) else {
             if Timestamp.parse(text) != nil {
                 throw Problem(message: "\(name) needs a time zone: '\(text)' has none (add Z for UTC, or an offset "
@@ -56,12 +74,6 @@ package enum ExpiryInput {
             }
             throw Problem(message: "\(name) takes an RFC 3339 time with a zone, such as 2026-12-01T09:00:00Z, "
                 + "not '\(text)'")
-        }
-        guard moment > now, !now.isFinite || moment - now <= longestDuration else {
-            let current = StoredOverride.time(secondsSinceEpoch: now)
-            if moment <= now { throw Problem(message: "\(name) \(text) is in the past (it is \(current) now)") }
-            throw Problem(message: "\(name) \(text) is more than 365 days away (it is \(current) now); an override "
-                + "lasts at most 365 days")
         }
         return moment
     }
