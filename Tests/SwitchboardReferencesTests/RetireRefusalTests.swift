@@ -13,7 +13,11 @@ struct RetireRefusalTests {
 
     @Test func aValueThatDoesNotFitIsRefused() throws {
         let fixture = try RetireFixture()
-        #expect(throws: Retirement.Refusal.self) { try fixture.plan("checkout.new_flow", keep: "maybe") }
+        #expect(throws: Retirement.Refusal(
+            message: "--keep maybe: expected a bool, found the string \"maybe\"",
+            hint: "--keep takes what the code should get from now on, a bool")) {
+            try fixture.plan("checkout.new_flow", keep: "maybe")
+        }
         #expect(throws: Retirement.Refusal.self) { try fixture.plan("checkout.button_color", keep: "purple") }
     }
 

@@ -97,7 +97,11 @@ public struct Retirement: Sendable {
         let kept: Value
         switch definition.fit(text: keep) {
         case .success(let value): kept = value
-        case .failure(let problem): throw Refusal(message: "--keep \(keep): \(problem.message)", hint: problem.hint)
+        case .failure(let problem):
+            let variants = definition.variants.map(\.name)
+            throw Refusal(message: "--keep \(keep): \(problem.message)", hint: problem.hint ?? (variants.isEmpty
+                ? "--keep takes what the code should get from now on, \(definition.type.withArticle)"
+                : "--keep takes a variant's name (\(variants.joined(separator: ", "))) or its value"))
         }
         var changes: [FileChange] = []
         changes.append(try definitionChange(definition, registry: registry, definitionFiles: definitionFiles))
