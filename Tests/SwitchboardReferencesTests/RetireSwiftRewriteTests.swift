@@ -113,6 +113,8 @@ struct RetireSwiftRewriteTests {
         #expect(leftovers == [
             "7:19 `observe(…)` does not read the value: remove it by hand",
             "8:23 declares a FlagKey for the key: remove the declaration and its uses by hand",
+            // Each use of a FlagKey left in place reads the key too.
+            "9:11 uses `key`, the FlagKey declared at \(file):8:23: replace it with the kept value by hand",
             "9:31 `set(…)` does not read the value: remove it by hand",
         ])
         // The read through a FlagKey, under `try await`, becomes the literal; its `let` is used twice, so stays.

@@ -235,7 +235,24 @@ public struct Retirement: Sendable {
             }
             return Note(position: position, reason: leftover.reason)
         }
-        let left = leftovers.values.flatMap { entry in entry.items.map { convert($0, entry.text) } }
+        var left = leftovers.values.flatMap { entry in entry.items.map { convert($0, entry.text) } }
+        // A `FlagKey` declaration left in place is read wherever its name is used: list those places too, or the
+        // code would read a key no file defines and quietly get the declared default.
+        for entry in leftovers.values {
+            for leftover in entry.items {
+                guard let name = leftover.declaredName else { continue }
+                let declared = convert(leftover, entry.text).position
+                for file in files {
+                    guard let text = texts[file] else { continue }
+                    for use in SwiftRetirement.uses(of: name, file: file, text: text) {
+                        let place = SwiftRetirement.Leftover(
+                            position: use, reason: "uses `\(name)`, the FlagKey declared at \(declared): replace it "
+                                + "with the kept value by hand")
+                        left.append(convert(place, text))
+                    }
+                }
+            }
+        }
         return (changes, left.sorted { $0.position < $1.position },
                 Array(Set(notes.map(convert))).sorted { $0.position < $1.position })
     }

@@ -17,6 +17,8 @@ struct SwiftRetirement {
     struct Leftover: Hashable {
         var position: SourcePosition
         var reason: String
+        /// For a `FlagKey` declaration left in place, the name it is bound to (`newFlow`), whose uses read the key.
+        var declaredName: String?
     }
 
     /// The text after one pass, and the references it could not rewrite.
@@ -50,11 +52,45 @@ struct SwiftRetirement {
                 edits.append(contentsOf: planned)
                 if let note { notes.append(Leftover(position: reference.position, reason: note)) }
             case .leave(let reason):
-                leftovers.append(Leftover(position: reference.position, reason: reason))
+                leftovers.append(Leftover(position: reference.position, reason: reason,
+                                          declaredName: Self.boundName(at: Syntax(token), offset: offset)))
             }
         }
         let applied = TextEdit.apply(edits, to: text)
         return Pass(text: applied.text, changed: applied.count > 0, leftovers: leftovers, notes: notes)
+    }
+
+    /// The name a `FlagKey(…)` at `offset` is bound to, when it is the whole initial value of a `let` or `var`
+    /// (`static let newFlow = FlagKey("checkout.new_flow", default: false)`).
+    private static func boundName(at token: Syntax, offset: Int) -> String? {
+        var node = token
+        while let parent = node.parent, !parent.is(FunctionCallExprSyntax.self) { node = parent }
+        guard let call = node.parent?.as(FunctionCallExprSyntax.self), FlagKeyVisitor.isFlagKey(call.calledExpression),
+              let binding = call.parent?.as(InitializerClauseSyntax.self)?.parent?.as(PatternBindingSyntax.self)
+        else { return nil }
+        return binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+    }
+
+    /// Where `name` is used in `text`: each reference to it by name or as a member (`Keys.newFlow`), the places a
+    /// `FlagKey` left in place is read from. By name alone, so a same-named other thing is listed too.
+    static func uses(of name: String, file: String, text: String) -> [SourcePosition] {
+        final class Finder: SyntaxVisitor {
+            let name: String
+            let collector: ReferenceCollector
+            var found: [SourcePosition] = []
+            init(name: String, collector: ReferenceCollector) {
+                self.name = name
+                self.collector = collector
+                super.init(viewMode: .sourceAccurate)
+            }
+            override func visit(_ node: DeclReferenceExprSyntax) -> SyntaxVisitorContinueKind {
+                if node.baseName.text == name { found.append(collector.position(of: node)) }
+                return .visitChildren
+            }
+        }
+        let finder = Finder(name: name, collector: ReferenceCollector(file: file, source: text))
+        finder.walk(Parser.parse(source: text))
+        return finder.found
     }
 
     /// What to do about one reference.
