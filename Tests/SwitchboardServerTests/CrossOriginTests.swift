@@ -126,8 +126,8 @@ import Testing
     }
 
     @Test(arguments: ["app.example.com", "https://app.example.com/", "https://app.example.com/path", "ftp://x.org",
-                      "https://", "https://:443", "https://x.org:0", "https://user@x.org", "http://[::1", "http://[]:80",
-                      "http://[::1]x", ""])
+                      "https://", "https://:443", "https://x.org:0", "https://user@x.org", "http://[::1",
+                      "http://[]:80", "http://[::1]x", ""])
     func whatIsNoOriginIsRefused(entry: String) {
         #expect(throws: AllowedOrigins.Invalid.self) { try AllowedOrigins([entry]) }
     }
