@@ -16,9 +16,8 @@ extension Review {
             for change in changes {
                 let fields = change.fields.map { "`\($0)`" }.joined(separator: ", ")
                 let what = change.renamedFrom.map { "renamed from `\($0)`" } ?? change.change.rawValue
-                let impact = Self.escape(([impactText(change.impact)] + change.laterImpacts.map {
-                    "from \(Timestamp.display($0.at)): " + impactText($0.impact)
-                }).joined(separator: "; "))
+                let impact = Self.escape(([impactText(change.impact)] + laterImpactTexts(change))
+                    .joined(separator: "; "))
                 blocks.append("| `\(change.key)` | \(what) | \(fields) | \(impact) |\n")
             }
         }
@@ -51,6 +50,11 @@ extension Review {
         let keys = changes.isEmpty ? "no key changed"
             : "\(changes.count) key\(changes.count == 1 ? "" : "s") changed (\(counts.joined(separator: ", ")))"
         return keys + "; \(breaking.count) breaking risk\(breaking.count == 1 ? "" : "s")."
+    }
+
+    /// Each later impact of a change, from its moment: "from 2027-01-05 09:00 UTC: 1,476 of 10,000 contexts …".
+    package func laterImpactTexts(_ change: KeyChange) -> [String] {
+        change.laterImpacts.map { "from \(Timestamp.display($0.at)): " + impactText($0.impact) }
     }
 
     /// "4,012 of 10,000 contexts change: true 10% (1,003), false 90% (8,997) → true 50% (5,015), false 50% (4,985)".

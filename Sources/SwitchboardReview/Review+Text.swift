@@ -1,5 +1,4 @@
 package import SwitchboardTerminal
-import Switchboard
 
 extension Review {
     /// The review for a terminal: one block per changed key (what changed, the impact), then the breaking risks
@@ -22,8 +21,8 @@ extension Review {
                 let line = "    impact: " + impactText(impact)
                 out += (impact.changed > 0 ? terminal.cyan(line) : terminal.dim(line)) + "\n"
             }
-            for later in change.laterImpacts {
-                let line = "    from \(Timestamp.display(later.at)): " + impactText(later.impact)
+            for (later, text) in zip(change.laterImpacts, laterImpactTexts(change)) {
+                let line = "    " + text
                 out += (later.impact.changed > 0 ? terminal.cyan(line) : terminal.dim(line)) + "\n"
             }
         }

@@ -75,7 +75,8 @@ public struct Registry: Sendable {
 
     /// The keys nearest to a key no definition has, for "did you mean": what every face suggests. First the key
     /// that lists it in `renamed_from` (the same flag under its new name), then a key that differs from it only in
-    /// letter case, then the keys it ends (``tails(of:in:)``), then the keys within a typo's distance; at most three.
+    /// letter case, then the keys it ends (`color` for `app.color`), then the keys within a typo's distance; at
+    /// most three.
     public func suggestions(for unknownKey: String) -> [String] {
         let keys = keys
         var first: [String] = []
