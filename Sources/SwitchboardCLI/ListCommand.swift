@@ -18,9 +18,11 @@ struct ListCommand: ParsableCommand {
 
     @OptionGroup var evaluation: ContextOptions
 
+    @OptionGroup var at: TimeOption
+
     func run() throws {
         let board = try options.openBoard()
-        let snapshot = board.snapshot
+        let snapshot = at.seconds.map(board.snapshot(at:)) ?? board.snapshot
         let context = evaluation.context
         let glob = pattern.map(Glob.init)
         let rows = snapshot.entries.indices.filter { glob?.selects(key: snapshot.entries[$0].definition.key) ?? true }
@@ -29,7 +31,8 @@ struct ListCommand: ParsableCommand {
             print(Value.list(rows.map { row in
                 let key = row.entry.definition.key
                 return row.entry.jsonValue(resolution: row.resolution,
-                                           expiresAt: board.expiresAt(of: key, serving: row.resolution))
+                                           expiresAt: board.expiresAt(of: key, serving: row.resolution,
+                                                                      at: at.seconds))
             }).json)
             return try options.requireReadableStore(board)
         }
@@ -44,7 +47,8 @@ struct ListCommand: ParsableCommand {
         for (entry, resolution) in rows {
             let definition = entry.definition
             let value = resolution.value.map(\.lineText) ?? resolution.absentValueText
-            let expiry = board.expiresText(of: definition.key, serving: resolution).map { " (\($0))" } ?? ""
+            let expiry = board.expiresText(of: definition.key, serving: resolution, at: at.seconds)
+                .map { " (\($0))" } ?? ""
             table.rows.append([
                 definition.key, definition.kind.rawValue, definition.type.rawValue,
                 definition.hasDefault ? definition.defaultValue.lineText : "—", value,

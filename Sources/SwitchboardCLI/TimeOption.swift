@@ -3,7 +3,7 @@ import Foundation
 import Switchboard
 
 /// `--at TIME`: answer as of another time (RFC 3339 with a zone): schedule steps and override expiries applied
-/// then, the files and the store as they are now. Shared by `validate`, `get`, `explain` and `diff` (whose impact
+/// then, the files and the store as they are now. Shared by `validate`, `list`, `get`, `explain` and `diff` (whose impact
 /// is measured then, and from each later schedule step).
 struct TimeOption: ParsableArguments {
     @Option(name: .customLong("at"), help: ArgumentHelp(

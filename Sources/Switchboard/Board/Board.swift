@@ -117,6 +117,12 @@ public final class Board: Sendable {
         return (time, keys, engine.snapshot(at: time))
     }
 
+    /// The snapshot as of another time (seconds since the epoch), as ``resolve(_:at:context:)`` reads it: for a
+    /// listing of every key then (`list --at`).
+    package func snapshot(at time: Double) -> Snapshot {
+        engine.snapshot(at: time)
+    }
+
     /// Resolves a key as of another time: the schedule steps in force then and the runtime overrides not yet
     /// expired then (`$flagd.timestamp` reads that time); the definitions, files and store as they are now.
     ///
