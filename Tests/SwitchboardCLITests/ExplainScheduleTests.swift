@@ -5,17 +5,7 @@ import Testing
 /// value itself may change sooner, when a runtime override expires.
 @Suite struct ExplainScheduleTests {
     @Test func theNextStepIsNamedAsAStep() throws {
-        let project = TestProject(definitions: """
-            flags:
-              app.launch:
-                type: bool
-                default: false
-                schedule:
-                  - at: 2026-01-01T09:00:00Z
-                    serve: false
-                  - at: 2099-01-01T09:00:00Z
-                    serve: true
-            """)
+        let project = TestProject(definitions: scheduledDefinitions)
         let explain = try runSwitchboard(["explain", "--flags", project.flags, "app.launch"])
         #expect(explain.status == 0, "\(explain.stderr)")
         #expect(explain.stdout.contains("""

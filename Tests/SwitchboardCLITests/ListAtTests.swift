@@ -6,18 +6,7 @@ import Testing
 /// then, and the runtime overrides not yet expired then.
 @Suite struct ListAtTests {
     @Test func everyKeyAsOfAnotherTime() throws {
-        let project = TestProject(definitions: """
-            flags:
-              app.launch:
-                type: bool
-                default: false
-                schedule:
-                  - at: 2099-01-01T09:00:00Z
-                    serve: true
-              app.other:
-                type: int
-                default: 1
-            """)
+        let project = TestProject(definitions: scheduledDefinitions)
         #expect(try runSwitchboard(["set", "--flags", project.flags, "app.other", "5", "--for", "1h"]).status == 0)
         func values(_ extra: [String]) throws -> [String: Value] {
             let result = try runSwitchboard(["list", "--json", "--flags", project.flags] + extra)

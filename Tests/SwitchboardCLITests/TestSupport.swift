@@ -15,3 +15,20 @@ func replProject() -> TestProject {
 func openBoard(_ flags: String, poll: Duration? = nil) throws(LoadError) -> Board {
     try Board(inputs: BoardInputs(directory: flags, environment: [:]), options: BoardOptions(pollInterval: poll))
 }
+
+/// A flag with a schedule (a step past, one far ahead) and a plain preference: `explain`'s timeline, `list --at`.
+let scheduledDefinitions = """
+    flags:
+      app.launch:
+        type: bool
+        default: false
+        schedule:
+          - at: 2026-01-01T09:00:00Z
+            serve: false
+          - at: 2099-01-01T09:00:00Z
+            serve: true
+    preferences:
+      app.other:
+        type: int
+        default: 1
+    """
