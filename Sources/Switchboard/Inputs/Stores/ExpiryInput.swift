@@ -60,8 +60,8 @@ package enum ExpiryInput {
     }
 
     /// The moment of an RFC 3339 time with its zone, in seconds since the epoch, at any distance from now: what
-    /// `--until` and `--at` (of `get`, `explain`, `validate` and `diff`) take; a problem saying what is wrong with
-    /// any other text.
+    /// `--until` and every `--at` (of the command line and the REPL) take; a problem saying what is wrong with any
+    /// other text.
     package static func zonedMoment(of text: String, name: String) throws(Problem) -> Double {
         guard let moment = Timestamp.parseZoned(text) else {
             if Timestamp.parse(text) != nil {
