@@ -7,8 +7,8 @@ import SwitchboardTestSupport
 import Testing
 
 /// The REPL's `set --for DURATION KEY VALUE` and `set --until TIME KEY VALUE` (the option first, since the value is
-/// the rest of the line; or last, as on the command line), the time left in `get`, `list` and `explain`, and the
-/// expiry in `log`.
+/// the rest of the line; or last, as on the command line), `toggle` with them or keeping an expiring override's, the
+/// time left in `get`, `list` and `explain`, and the expiry in `log`.
 struct SetExpiryTests {
     /// A clock that starts at the wall clock's time and moves only when the test moves it, and never wakes the
     /// board: these tests read the time left and the history, not the board's republishing.
@@ -30,6 +30,9 @@ struct SetExpiryTests {
          .set(key: "app.new_flow", value: "true", expiry: .until("2026-12-01T09:00:00+01:00"))),
         // The command line's order: the option after the value.
         ("set app.new_flow true --for 2h", .set(key: "app.new_flow", value: "true", expiry: .after(seconds: 7_200))),
+        ("toggle --for 2h app.new_flow", .toggle(key: "app.new_flow", expiry: .after(seconds: 7_200))),
+        ("toggle app.new_flow --until 2026-12-01T09:00:00Z",
+         .toggle(key: "app.new_flow", expiry: .until("2026-12-01T09:00:00Z"))),
         ("set app.motd hello world --until 2026-12-01T09:00:00Z",
          .set(key: "app.motd", value: "hello world", expiry: .until("2026-12-01T09:00:00Z"))),
         // Right after the key, --for is the value, as any text there is.
@@ -65,11 +68,15 @@ struct SetExpiryTests {
         // After the value: an option missing its value, and one given twice, are not words of the value.
         ("set app.upload.max_mb 97 --for", "--for needs a value after it: set KEY VALUE --for 2h"),
         ("set app.motd hello --for 2h --for 3h", "give --for or --until once"),
+        ("toggle app.new_flow --for", "--for needs a value after it: toggle KEY --for 2h"),
+        ("toggle --for 2h", "toggle needs a KEY"),
+        ("toggle --for 2h app.new_flow --for 3h", "give --for or --until once"),
         ("set app.new_flow true --for 2x",
          "--for takes a whole number and a unit (s, m, h or d), such as 90s, 30m, 2h or 7d, not '2x'"),
     ])
     func refuses(line: String, message: String) {
-        #expect(throws: CommandError(message: message, hint: Self.usage)) { try CommandParser.parse(line) }
+        let usage = line.hasPrefix("toggle") ? "usage: toggle [--for DURATION | --until TIME] KEY" : Self.usage
+        #expect(throws: CommandError(message: message, hint: usage)) { try CommandParser.parse(line) }
     }
 
     /// A project for the test to hold while it runs: its folder goes when it is released.
@@ -96,6 +103,18 @@ struct SetExpiryTests {
         let expiry = StoredOverride.time(secondsSinceEpoch: clock.now() + 7_140)
         #expect(session.execute("explain app.new_flow").output
                     .contains("the runtime override expires in 1 h 59 min (\(expiry))\n"))
+    }
+
+    // Toggling a temporary override keeps it temporary: the flipped value lasts as long as the one it replaces,
+    // unless the toggle gives its own expiry. A value from a lower layer toggles into a lasting override.
+    @Test func toggleKeepsAnExpiringOverrideTemporary() throws {
+        let session = try session()
+        _ = session.execute("set --for 1h app.new_flow true")
+        clock.advance(by: 600)
+        #expect(session.execute("toggle app.new_flow").output == "app.new_flow = false (runtime, expires in 50 min)\n")
+        #expect(session.execute("toggle app.new_flow --for 2h").output
+                    == "app.new_flow = true (runtime, expires in 2 h)\n")
+        #expect(session.execute("toggle app.dark_mode").output == "app.dark_mode = false (runtime)\n")
     }
 
     // `get KEY --at TIME` answers as of that time, as `explain` does: after its expiry, without the override.

@@ -11,8 +11,8 @@ enum Command: Equatable {
     case explain(key: String, at: Double? = nil)
     /// `set [--for DURATION | --until TIME] KEY VALUE`; `value` is the text as typed, read later by the key's type.
     case set(key: String, value: String, expiry: Expiry? = nil)
-    /// `toggle KEY`.
-    case toggle(key: String)
+    /// `toggle [--for DURATION | --until TIME] KEY`: without either, a runtime override that expires keeps its expiry.
+    case toggle(key: String, expiry: Expiry? = nil)
     /// `reset KEY`.
     case reset(key: String)
     /// `reset --all`.
@@ -34,7 +34,7 @@ enum Command: Equatable {
     /// `quit` or `exit`.
     case quit
 
-    /// When a `set` override expires: the option comes before the key, or last, after the value.
+    /// When a `set` or `toggle` override expires: the option comes before the key, or last.
     enum Expiry: Equatable {
         /// `--for 2h`: this many seconds after the write.
         case after(seconds: Double)
@@ -120,46 +120,17 @@ enum CommandParser {
             return info.name == "get" ? .get(key: key, at: time) : .explain(key: key, at: time)
         case "set":
             var rest = arguments[...]
-            var expiry: Command.Expiry?
-            func isExpiryOption(_ word: Token) -> Bool {
-                !word.isQuoted && (word.text == "--for" || word.text == "--until")
-            }
-            func readExpiry(_ option: String, _ text: String) throws(CommandError) -> Command.Expiry {
-                guard expiry == nil else { throw usage("give --for or --until once") }
-                do throws(ExpiryInput.Problem) {
-                    if option == "--for" { return .after(seconds: try ExpiryInput.seconds(ofDuration: text)) }
-                    // Its form is checked now; whether it is past, only when the session writes.
-                    _ = try ExpiryInput.moment(of: text, now: -.infinity)
-                    return .until(text)
-                } catch {
-                    throw usage(error.message)
-                }
-            }
-            while let option = rest.first, isExpiryOption(option) {
-                guard rest.count >= 2 else { throw usage("\(option.text) needs a value before the KEY") }
-                expiry = try readExpiry(option.text, rest.dropFirst().first!.text)
-                rest = rest.dropFirst(2)
-            }
-            // The command line's order too, `set KEY VALUE --for 2h`: unquoted, the last two words are the option.
-            // An option last, with nothing after it, is one missing its value rather than a word of the value.
-            if rest.count >= 3, let last = rest.last, isExpiryOption(last) {
-                throw usage("\(last.text) needs a value after it: set KEY VALUE \(last.text) "
-                    + (last.text == "--for" ? "2h" : "2026-12-01T09:00:00Z"))
-            }
-            if rest.count >= 4, isExpiryOption(rest[rest.endIndex - 2]) {
-                expiry = try readExpiry(rest[rest.endIndex - 2].text, rest.last!.text)
-                rest = rest.dropLast(2)
-                // A second pair before it would otherwise be read as words of the value.
-                if rest.count >= 4, isExpiryOption(rest[rest.endIndex - 2]) {
-                    throw usage("give --for or --until once")
-                }
-            }
+            let expiry = try expiryOptions(&rest, words: 2, shape: "set KEY VALUE", usage: usage)
             guard rest.count >= 2 else {
                 throw usage(rest.isEmpty ? "set needs a KEY and a VALUE" : "set needs a VALUE after the key")
             }
             return .set(key: rest.first!.text, value: value(of: Array(rest.dropFirst()), in: line), expiry: expiry)
         case "toggle":
-            return .toggle(key: try key())
+            var rest = arguments[...]
+            let expiry = try expiryOptions(&rest, words: 1, shape: "toggle KEY", usage: usage)
+            guard let key = rest.first else { throw usage("toggle needs a KEY") }
+            guard rest.count == 1 else { throw usage("toggle takes one KEY") }
+            return .toggle(key: key.text, expiry: expiry)
         case "reset":
             if words == ["--all"] { return .resetAll }
             if words.contains("--all") { throw usage("reset takes either a KEY or --all") }
@@ -181,6 +152,48 @@ enum CommandParser {
         default:
             return try expectingNothing(.quit)
         }
+    }
+
+    /// Takes `--for DURATION` or `--until TIME` out of the arguments of `set` or `toggle`: before the key, or last, as
+    /// on the command line (`set KEY VALUE --for 2h`), where unquoted the last two words are the option. `words` is
+    /// how many words the command needs besides it (`set`: KEY and VALUE), `shape` how they read in a message.
+    private static func expiryOptions(
+        _ rest: inout ArraySlice<Token>, words: Int, shape: String, usage: (String) -> CommandError
+    ) throws(CommandError) -> Command.Expiry? {
+        var expiry: Command.Expiry?
+        func isExpiryOption(_ word: Token) -> Bool {
+            !word.isQuoted && (word.text == "--for" || word.text == "--until")
+        }
+        func readExpiry(_ option: String, _ text: String) throws(CommandError) -> Command.Expiry {
+            guard expiry == nil else { throw usage("give --for or --until once") }
+            do throws(ExpiryInput.Problem) {
+                if option == "--for" { return .after(seconds: try ExpiryInput.seconds(ofDuration: text)) }
+                // Its form is checked now; whether it is past, only when the session writes.
+                _ = try ExpiryInput.moment(of: text, now: -.infinity)
+                return .until(text)
+            } catch {
+                throw usage(error.message)
+            }
+        }
+        while let option = rest.first, isExpiryOption(option) {
+            guard rest.count >= 2 else { throw usage("\(option.text) needs a value before the KEY") }
+            expiry = try readExpiry(option.text, rest.dropFirst().first!.text)
+            rest = rest.dropFirst(2)
+        }
+        // An option last, with nothing after it, is one missing its value rather than a word of the value.
+        if rest.count >= words + 1, let last = rest.last, isExpiryOption(last) {
+            throw usage("\(last.text) needs a value after it: \(shape) \(last.text) "
+                + (last.text == "--for" ? "2h" : "2026-12-01T09:00:00Z"))
+        }
+        if rest.count >= words + 2, isExpiryOption(rest[rest.endIndex - 2]) {
+            expiry = try readExpiry(rest[rest.endIndex - 2].text, rest.last!.text)
+            rest = rest.dropLast(2)
+            // A second pair before it would otherwise be read as words of the value.
+            if rest.count >= words + 2, isExpiryOption(rest[rest.endIndex - 2]) {
+                throw usage("give --for or --until once")
+            }
+        }
+        return expiry
     }
 
     /// The value of `set`: one word as it was unquoted; several words as the rest of the line, verbatim, so that

@@ -59,9 +59,13 @@ struct CommandInfo: Sendable {
                 --until words.
                 """),
         CommandInfo(
-            name: "toggle", arguments: "KEY",
+            name: "toggle", arguments: "[--for DURATION | --until TIME] KEY",
             summary: "Flip a bool key with a runtime override",
-            details: "Sets the opposite of the value the key resolves to now; only for keys of type bool."),
+            details: """
+                Sets the opposite of the value the key resolves to now; only for keys of type bool. --for and
+                --until work as for `set`. Without them, a runtime override that expires keeps its expiry: the
+                flipped value lasts as long as the one it replaces.
+                """),
         CommandInfo(
             name: "reset", arguments: "KEY | --all",
             summary: "Remove a runtime override, or all of them",

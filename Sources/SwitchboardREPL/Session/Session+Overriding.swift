@@ -6,19 +6,11 @@ import SwitchboardTerminal
 extension Session {
     func set(_ key: String, text: String, expiry: Command.Expiry? = nil) -> Reply {
         guard let definition = board.registry[key] else { return unknownKey(key) }
-        var expiresAt: Date?
-        if let expiry {
-            let now = board.clock.now()
-            switch expiry {
-            case .after(let seconds):
-                expiresAt = Date(timeIntervalSince1970: now + seconds)
-            case .until(let text):
-                do throws(ExpiryInput.Problem) {
-                    expiresAt = Date(timeIntervalSince1970: try ExpiryInput.moment(of: text, now: now))
-                } catch {
-                    return failure(error.message, hint: "usage: set [--for DURATION | --until TIME] KEY VALUE")
-                }
-            }
+        let expiresAt: Date?
+        do throws(ExpiryInput.Problem) {
+            expiresAt = try expiry.map(moment)
+        } catch {
+            return failure(error.message, hint: "usage: set [--for DURATION | --until TIME] KEY VALUE")
         }
         do {
             try board.set(key, text: text, actor: actor, expiresAt: expiresAt)
@@ -28,20 +20,40 @@ extension Session {
         return changed(key)
     }
 
-    func toggle(_ key: String) -> Reply {
+    /// Flips a bool key with a runtime override. Without `--for` or `--until`, a runtime override that serves the key
+    /// now and expires keeps its expiry: toggling a temporary override must not make it permanent.
+    func toggle(_ key: String, expiry: Command.Expiry? = nil) -> Reply {
         guard let definition = board.registry[key] else { return unknownKey(key) }
         guard definition.type == .bool else {
             return failure("\(key) is \(definition.type.withArticle), not a bool; only bool keys toggle",
                            hint: "set \(key) VALUE")
         }
-        let current = board.resolve(key, context: context).value?.boolValue
-            ?? definition.defaultValue.boolValue ?? false
+        let resolution = board.resolve(key, context: context)
+        let current = resolution.value?.boolValue ?? definition.defaultValue.boolValue ?? false
+        var expiresAt: Date?
+        do throws(ExpiryInput.Problem) {
+            expiresAt = try expiry.map(moment)
+        } catch {
+            return failure(error.message, hint: "usage: toggle [--for DURATION | --until TIME] KEY")
+        }
+        if expiry == nil, resolution.layer == .runtime, let expiring = board.expiringOverride(key) {
+            expiresAt = Date(timeIntervalSince1970: expiring.expiry)
+        }
         do {
-            try board.set(key, to: .bool(!current), actor: actor)
+            try board.set(key, to: .bool(!current), actor: actor, expiresAt: expiresAt)
         } catch {
             return failure(error, definition: definition)
         }
         return changed(key)
+    }
+
+    /// When an override given `expiry` now expires, by the board's clock.
+    private func moment(_ expiry: Command.Expiry) throws(ExpiryInput.Problem) -> Date {
+        let now = board.clock.now()
+        switch expiry {
+        case .after(let seconds): return Date(timeIntervalSince1970: now + seconds)
+        case .until(let text): return Date(timeIntervalSince1970: try ExpiryInput.moment(of: text, now: now))
+        }
     }
 
     func reset(_ key: String) -> Reply {

@@ -115,7 +115,7 @@ public final class Session {
         case .get(let key, let time): get(key, at: time)
         case .explain(let key, let time): explain(key, at: time)
         case .set(let key, let text, let expiry): set(key, text: text, expiry: expiry)
-        case .toggle(let key): toggle(key)
+        case .toggle(let key, let expiry): toggle(key, expiry: expiry)
         case .reset(let key): reset(key)
         case .resetAll: resetAll()
         case .showContext: showContext()
