@@ -231,6 +231,19 @@ struct GlobalOptions<Output: JSONOutput>: ParsableArguments {
         BoardOptions(pollInterval: nil, logger: Logger(label: "switchboard") { _ in SwiftLogNoOpLogHandler() })
     }
 
+    /// A board of `inputs`, with the warnings about their overrides printed (`writing`: but the store's problem,
+    /// which the write reports itself).
+    ///
+    /// - Throws: ``LoadError`` when the definitions or override files have errors; nothing is printed then.
+    func board(from inputs: BoardInputs, writing: Bool) throws(LoadError) -> Board {
+        let board = try Board(inputs: inputs, options: boardOptions)
+        let storeProblem = writing ? board.health.storeProblem?.diagnostic : nil
+        for diagnostic in board.overrideWarnings where diagnostic != storeProblem {
+            Terminal.standardError.print(diagnostic: diagnostic)
+        }
+        return board
+    }
+
     /// Opens the board, or prints the diagnostics and exits 1. The override warnings (a store that cannot be read
     /// among them) go to standard error with `--json` too: standard output stays one JSON document, and a script
     /// still sees them.
@@ -240,12 +253,7 @@ struct GlobalOptions<Output: JSONOutput>: ParsableArguments {
     func openBoard(writing: Bool = false) throws -> Board {
         let inputs = try boardInputs()
         do {
-            let board = try Board(inputs: inputs, options: boardOptions)
-            let storeProblem = writing ? board.health.storeProblem?.diagnostic : nil
-            for diagnostic in board.overrideWarnings where diagnostic != storeProblem {
-                Terminal.standardError.print(diagnostic: diagnostic)
-            }
-            return board
+            return try board(from: inputs, writing: writing)
         } catch {
             let status = failure(error.diagnostics)
             if !json {

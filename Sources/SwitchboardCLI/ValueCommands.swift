@@ -195,8 +195,34 @@ struct ResetCommand: ParsableCommand {
     }
 
     func run() throws {
-        let board = try options.openBoard(writing: true)
+        let inputs = try options.boardInputs()
+        let board: Board
+        do {
+            board = try options.board(from: inputs, writing: true)
+        } catch {
+            return try resetWithoutDefinitions(in: inputs.store, problems: error.diagnostics)
+        }
         if let key { try reset(key, on: board) } else { try resetAll(on: board) }
+    }
+
+    /// `reset` when the definitions or override files have errors: the overrides go all the same, straight from the
+    /// store (an incident must not wait for a broken edit to be fixed), and the errors are reported as what keeps
+    /// the values from being shown. The key is taken as written (its `renamed_from` names are in the definitions).
+    private func resetWithoutDefinitions(in store: any RuntimeStore, problems: [Diagnostic]) throws {
+        let removed = try options.storeStep { () throws(StoreError) in
+            try store.removeLiveOverrides(of: key.map { [$0] }, by: .unverified(actor.name), at: SystemClock().now())
+        }
+        for diagnostic in problems { Terminal.standardError.print(diagnostic: diagnostic) }
+        Terminal.standardError.write(Message.stopped(
+            byErrors: problems.count(where: \.isError), in: "the definitions or override files",
+            "the store was changed without them, and no value is shown"))
+        if let key {
+            if options.json { return print(Value.object(["key": .string(key), "removed": .bool(!removed.isEmpty)]).json) }
+            print((removed.isEmpty ? Message.noRuntimeOverride(key: key) : .removedOverride(key: key)).text)
+        } else {
+            if options.json { return print(Value.object(["ok": true, "removed": .int(removed.count)]).json) }
+            print((removed.isEmpty ? Message.noRuntimeOverrides : .removedRuntimeOverrides(removed.count)).text)
+        }
     }
 
     /// Removes a key's runtime override, and prints what the key is now (`--json`: what `get --json` answers, with

@@ -28,6 +28,8 @@ package enum Message: Sendable, Hashable {
     case removedRuntimeOverrides(Int)
     /// `reset KEY` removed the override of a key no definition has.
     case removedOrphanedOverride(key: String)
+    /// `reset KEY` removed the key's override without the definitions (they have errors), so without its new value.
+    case removedOverride(key: String)
 
     /// The message itself, one line.
     package var text: String {
@@ -59,6 +61,8 @@ package enum Message: Sendable, Hashable {
             "removed \(Self.count(count, "runtime override"))"
         case .removedOrphanedOverride(let key):
             "removed the orphaned runtime override of \(key)"
+        case .removedOverride(let key):
+            "removed the runtime override of \(key)"
         }
     }
 
@@ -72,7 +76,7 @@ package enum Message: Sendable, Hashable {
         case .refusedValue(let key, let problem, let type):
             (type.map { problem.hinted(key: key, type: $0) } ?? problem).hint
         case .summary, .typeMismatch, .disabled, .noRuntimeOverride, .noRuntimeOverrides, .removedRuntimeOverrides,
-             .removedOrphanedOverride:
+             .removedOrphanedOverride, .removedOverride:
             nil
         }
     }

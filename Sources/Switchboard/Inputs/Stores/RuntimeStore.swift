@@ -57,6 +57,20 @@ public protocol RuntimeStore: AnyObject, Sendable {
 extension RuntimeStore {
     /// A store that cannot tell what changed: readers compare everything.
     public func changes(since version: UInt64) throws(StoreError) -> StoreDelta? { nil }
+
+    /// Removes the overrides of `keys` (of every key when `nil`) that count at `now` (seconds since the epoch), in
+    /// one write logged as `attribution`'s, straight on the store: what `reset` does when the definitions cannot be
+    /// read, so that a broken edit never keeps anyone from clearing an override. Keys are taken as written: a key's
+    /// `renamed_from` names are in the definitions. Returns the keys removed, sorted; with none, writes nothing.
+    package func removeLiveOverrides(
+        of keys: [String]?, by attribution: Attribution, at now: Double
+    ) throws(StoreError) -> [String] {
+        let live = try read().entries.filter { !$0.value.isExpired(at: now) }.keys
+        let removing = keys.map { keys in live.filter(keys.contains) } ?? Array(live)
+        guard !removing.isEmpty else { return [] }
+        _ = try apply(removing.map { OverrideChange(key: $0, value: nil) }, by: attribution, condition: nil)
+        return removing.sorted()
+    }
 }
 
 /// Everything a store holds, for moving it to another store: the overrides with their versions and the whole
