@@ -95,4 +95,55 @@ import Testing
             #expect(response.status == .badRequest)
         }
     }
+
+    // Another process writes (here a second board on the same store, which the server's board has not polled yet):
+    // the server's next write with the tag it handed out is refused, and the 412 carries the version that refused
+    // it, which the next GET also shows, so the retry the hint suggests succeeds.
+    @Test func a412CarriesTheCurrentVersionAfterAWriteElsewhere() async throws {
+        let board = try project.board()
+        let elsewhere = try project.board()
+        try await withClient(board: board) { client in
+            let before = try await send(client, .get, "/v1/flags/app.upload.max_mb")
+            try elsewhere.set("app.upload.max_mb", to: 77, actor: "bob")
+            let current = try #require(elsewhere.storedOverride("app.upload.max_mb")?.version)
+            let stale = try await send(client, .put, "/v1/overrides/app.upload.max_mb", body: #"{"value": 100}"#,
+                                       ifMatch: before.headers[.eTag])
+            #expect(stale.status == .preconditionFailed)
+            #expect(stale.headers[.eTag] == "\"\(current)\"")
+            let read = try await send(client, .get, "/v1/flags/app.upload.max_mb")
+            #expect(read.headers[.eTag] == "\"\(current)\"")
+            #expect(String(buffer: read.body).contains("\"value\":77"))
+            let retry = try await send(client, .put, "/v1/overrides/app.upload.max_mb", body: #"{"value": 100}"#,
+                                       ifMatch: read.headers[.eTag])
+            #expect(retry.status == .ok)
+        }
+    }
+
+    // A PUT answers with its own write, even when another writer wrote the key right after it: its value, and the
+    // version of the audit record it made. A PUT that changes nothing keeps the override's version.
+    @Test func aPutAnswersWithItsOwnWrite() async throws {
+        let board = try project.board()
+        try await withClient(board: board) { client in
+            let answers = try await withThrowingTaskGroup(of: (sent: String, body: String, tag: String?).self) { group in
+                for n in 0..<60 {
+                    let theme = n % 2 == 0 ? "blue" : "green"
+                    group.addTask {
+                        let put = try await send(client, .put, "/v1/overrides/app.button_color", body: "{\"value\": \"\(theme)\"}")
+                        return (theme, String(buffer: put.body), put.headers[.eTag])
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let records = board.auditLog()
+            for answer in answers {
+                #expect(answer.body.contains("\"value\":\"\(answer.sent)\""))
+                let version = try #require(answer.tag.flatMap { UInt64($0.dropFirst().dropLast()) })
+                let record = records.first { $0.version == version }
+                #expect(record?.new == .string(answer.sent))
+            }
+            let stored = try #require(board.storedOverride("app.button_color"))
+            let same = try await send(client, .put, "/v1/overrides/app.button_color", body: "{\"value\": \(stored.value.json)}")
+            #expect(same.headers[.eTag] == "\"\(stored.version)\"")
+        }
+    }
 }

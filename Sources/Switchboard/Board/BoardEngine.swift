@@ -112,13 +112,22 @@ final class BoardEngine: Sendable {
         for watch in watches.withLock({ $0 }) { watch.cancel() }
     }
 
-    /// Writes changes to the store and publishes them: the keys they touch are retyped, nothing else.
+    /// Writes changes to the store and publishes them: the keys they touch are retyped, nothing else. A write the
+    /// store refuses as a conflict re-reads the store first.
     ///
     /// - Returns: the store's version after the write.
     func write(
         _ changes: [OverrideChange], by attribution: Attribution, condition: WriteCondition?
     ) throws(StoreError) -> UInt64 {
-        let write = try store.apply(changes, by: attribution, condition: condition)
+        let write: StoreWrite
+        do {
+            write = try store.apply(changes, by: attribution, condition: condition)
+        } catch {
+            // The store is ahead of this board (a write from another process, not yet polled): catch up now, so
+            // that the version a refused writer reads next is the one that refused it.
+            if case .conflict = error.kind { refreshRuntime() }
+            throw error
+        }
         telemetry.wrote(keys: write.changed.count)
         publishingThenDelivering {
             let contiguous = state.withLock { state -> Bool in

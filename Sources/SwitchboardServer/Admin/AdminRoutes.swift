@@ -94,24 +94,30 @@ struct AdminRoutes {
         let attribution = Self.attribution(principal, claimed: claimed)
         let expected = try Self.expectedVersion(in: request)
         let expiresAt = try expiry(in: body)
+        let value = try fitted(key, body: body, usage: usage)
+        // The expiry the write stores, to the millisecond, as its answer shows it.
+        let expiry = expiresAt.map { StoredOverride.time(secondsSinceEpoch: $0.timeIntervalSince1970) }
         if try Self.isDryRun(request) {
-            return try dryRun(key, body: body, expectedVersion: expected, expiresAt: expiresAt, usage: usage)
-        }
-        do {
-            switch (body["value"], body["text"]) {
-            case (let value?, nil):
-                try board.set(key, to: value, as: attribution, expiresAt: expiresAt, expectedVersion: expected)
-            case (nil, .string(let text)?):
-                try board.set(key, text: text, as: attribution, expiresAt: expiresAt, expectedVersion: expected)
-            default:
-                throw ServerError.admin(.badRequest, usage)
+            if let expected {
+                do {
+                    try WriteCondition(key: key, version: expected)
+                        .check(against: board.storedOverride(key), at: StoredOverride.currentTime())
+                } catch {
+                    throw refusal(.store(error), key: key)
+                }
             }
-        } catch let error as Board.SetError {
-            throw refusal(error)
+            return written(key, value: value, expiresAt: expiry, version: board.storedOverride(key)?.version ?? 0)
         }
-        let resolution = board.resolve(key)
-        let json = resolution.jsonValue(key: key, expiresAt: board.expiresAt(of: key, serving: resolution)).json
-        return tagged(Response.json(json), key: key)
+        let version: UInt64
+        do {
+            version = try board.set(key, to: value, as: attribution, expiresAt: expiresAt, expectedVersion: expected)
+        } catch {
+            throw refusal(error, key: key)
+        }
+        // A write that changed nothing (the same value and expiry) keeps the override's version.
+        let stored = board.storedOverride(key)
+        let unchanged = stored.map { $0.value == value && $0.expiresAt == expiry } ?? false
+        return written(key, value: value, expiresAt: expiry, version: unchanged ? stored!.version : version)
     }
 
     /// The fields a `PUT /v1/overrides/{key}` body may have.
@@ -136,13 +142,9 @@ struct AdminRoutes {
         }
     }
 
-    /// `PUT /v1/overrides/{key}?dry_run=1`: every check of the write — the key, the value against its definition
-    /// (type, `values`, `min`/`max`, the ICU `pattern`), `If-Match` — with the same answers, and nothing written, no
-    /// audit record, no change published. A 200 carries the resolution the write would give and the override's
-    /// current version as its `ETag` (unchanged, since nothing was written).
-    private func dryRun(
-        _ key: String, body: [String: Value], expectedVersion: UInt64?, expiresAt: Date?, usage: String
-    ) throws -> Response {
+    /// The body's value checked against the key's definition (type, `values`, `min`/`max`, the ICU `pattern`) as the
+    /// write checks it: `"value"` as typed JSON, `"text"` as `switchboard set KEY TEXT` reads it.
+    private func fitted(_ key: String, body: [String: Value], usage: String) throws -> Value {
         guard let definition = board.registry[key] else { throw unknownKey(key) }
         let fit: Result<Value, ValueProblem>
         switch (body["value"], body["text"]) {
@@ -150,26 +152,22 @@ struct AdminRoutes {
         case (nil, .string(let text)?): fit = definition.fit(text: text)
         default: throw ServerError.admin(.badRequest, usage)
         }
-        let value: Value
         switch fit {
-        case .success(let fitting): value = fitting
+        case .success(let fitting): return fitting
         case .failure(let problem): throw refusal(.invalidValue(key: key, problem))
         }
-        if let expectedVersion {
-            do {
-                try WriteCondition(key: key, version: expectedVersion)
-                    .check(against: board.storedOverride(key), at: StoredOverride.currentTime())
-            } catch {
-                throw refusal(.store(error))
-            }
-        }
-        // What the write would serve: the runtime layer wins over every other, and over a disabled definition too
-        // (an override still wins over `enabled: false`, with the reason OVERRIDE).
-        let resolution = Resolution(value: value, variant: definition.variant(for: value), reason: .override,
-                                    layer: .runtime, metadata: definition.metadata)
-        // The expiry the write would store, to the millisecond, as the write's answer shows it.
-        let expiry = expiresAt.map { StoredOverride.time(secondsSinceEpoch: $0.timeIntervalSince1970) }
-        return tagged(Response.json(resolution.jsonValue(key: key, expiresAt: expiry).json), key: key)
+    }
+
+    /// The answer to a `PUT`: what this write serves (the runtime layer wins over every other, and over a disabled
+    /// definition too, with the reason OVERRIDE) and, as its `ETag`, the version it wrote. Made from the write
+    /// itself rather than read back, since another writer may have written the key since. With `?dry_run=1`: the
+    /// same, with the override's current version (unchanged, since nothing was written), and nothing written, no
+    /// audit record, no change published.
+    private func written(_ key: String, value: Value, expiresAt: String?, version: UInt64) -> Response {
+        let definition = board.registry[key]
+        let resolution = Resolution(value: value, variant: definition?.variant(for: value), reason: .override,
+                                    layer: .runtime, metadata: definition?.metadata ?? [:])
+        return tagged(Response.json(resolution.jsonValue(key: key, expiresAt: expiresAt).json), version: version)
     }
 
     /// Whether a request asks for a dry run: `dry_run=1` (or `true`); `0` or `false` is a real write.
@@ -215,7 +213,7 @@ struct AdminRoutes {
             try board.reset(key, as: Self.attribution(principal, claimed: Self.claimedActor(in: request)),
                             expectedVersion: expected)
         } catch {
-            throw refusal(error)
+            throw refusal(error, key: key)
         }
         return tagged(Response.json(board.resolve(key).jsonValue(key: key).json), key: key)
     }
@@ -302,6 +300,16 @@ struct AdminRoutes {
 
     private func refused(_ message: Message) -> ServerError {
         .admin(.badRequest, message.text, hint: message.hint)
+    }
+
+    /// A refused write of `key`; a 412 carries the override's current version as its `ETag` (the store's, read
+    /// again by the refused write), so that a client can retry with it.
+    private func refusal(_ error: Board.SetError, key: String) -> ServerError {
+        var refusal = refusal(error)
+        if refusal.status == .preconditionFailed {
+            refusal.headers[.eTag] = "\"\(board.storedOverride(key)?.version ?? 0)\""
+        }
+        return refusal
     }
 
     private func refusal(_ error: Board.SetError) -> ServerError {
