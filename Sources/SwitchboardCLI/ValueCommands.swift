@@ -304,9 +304,10 @@ struct LogCommand: ParsableCommand {
 
     func run() throws {
         let store = try options.storeInputs().store
-        let stored = try options.storeStep { () throws(StoreError) in try store.auditLog(limit: limit ?? .max) }
         // Expiries write nothing: they are derived from the records that set them, as of now.
-        let records = Array(AuditRecord.withExpiries(stored, now: SystemClock().now()).suffix(limit ?? .max))
+        let records = try options.storeStep { () throws(StoreError) in
+            try AuditRecord.history(of: store, limit: limit ?? .max, now: SystemClock().now())
+        }
         if options.json {
             print("[" + records.map(\.json).joined(separator: ",") + "]")
         } else {

@@ -466,14 +466,55 @@ public final class PostgresStore: RuntimeStore {
                     WHERE scope = \(scope) ORDER BY id DESC LIMIT \(Int64(min(limit, Int(Int64.max))))) AS last
                 ORDER BY id
                 """, on: connection)
-            return try rows.map { row in
-                let (time, actor, claimedActor, verified, key, old, new, version, expiresAt) = try row.decode(
-                    (String, String, String?, Bool, String, String?, String?, Int64, String?).self)
-                return AuditRecord(time: time, actor: actor, claimedActor: claimedActor, verified: verified, key: key,
-                                   old: try old.map { try Value(json: $0) },
-                                   new: try new.map { try Value(json: $0) }, version: UInt64(version),
-                                   expiresAt: expiresAt)
+            return try records(rows)
+        }
+    }
+
+    /// The last `limit` records and, before them, each key's last older record, in two queries on one snapshot.
+    public func auditLogWithPredecessors(
+        limit: Int
+    ) throws(StoreError) -> (predecessors: [AuditRecord], last: [AuditRecord]) {
+        let count = Int64(min(limit, Int(Int64.max)))
+        return try withConnection { connection in
+            _ = try run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", on: connection)
+            do {
+                let last = try records(run("""
+                    SELECT time, actor, claimed_actor, verified, key, old, new, version, expires_at FROM (
+                        SELECT id, time, actor, claimed_actor, verified, key, old, new, version, expires_at
+                        FROM switchboard_audit
+                        WHERE scope = \(scope) ORDER BY id DESC LIMIT \(count)) AS last
+                    ORDER BY id
+                    """, on: connection))
+                let predecessors = try records(run("""
+                    SELECT time, actor, claimed_actor, verified, key, old, new, version, expires_at FROM (
+                        SELECT DISTINCT ON (key) id, time, actor, claimed_actor, verified, key, old, new, version,
+                            expires_at
+                        FROM switchboard_audit
+                        WHERE scope = \(scope) AND id < (
+                            SELECT min(id) FROM (
+                                SELECT id FROM switchboard_audit WHERE scope = \(scope) ORDER BY id DESC LIMIT \(count)
+                            ) AS window_ids)
+                        ORDER BY key, id DESC) AS earlier
+                    ORDER BY id
+                    """, on: connection))
+                _ = try run("COMMIT", on: connection)
+                return (predecessors, last)
+            } catch {
+                _ = try? run("ROLLBACK", on: connection)
+                throw error
             }
+        }
+    }
+
+    /// The audit records of rows selected as `auditLog(limit:)` selects them.
+    private func records(_ rows: PostgresQueryResult) throws -> [AuditRecord] {
+        try rows.map { row in
+            let (time, actor, claimedActor, verified, key, old, new, version, expiresAt) = try row.decode(
+                (String, String, String?, Bool, String, String?, String?, Int64, String?).self)
+            return AuditRecord(time: time, actor: actor, claimedActor: claimedActor, verified: verified, key: key,
+                               old: try old.map { try Value(json: $0) },
+                               new: try new.map { try Value(json: $0) }, version: UInt64(version),
+                               expiresAt: expiresAt)
         }
     }
 

@@ -29,6 +29,26 @@ struct PostgresStoreTests {
         #expect(delta.changed["limit"] == .some(nil))
     }
 
+    // As the file store: the last entries keep an expiry whose override was set before the last records, from
+    // each key's last earlier record, which the store reads in the same snapshot.
+    @Test func theHistorysLastEntriesKeepAnEarlierOverridesExpiry() throws {
+        let store = try TestDatabase.store()
+        let start = Date().timeIntervalSince1970
+        let change = OverrideChange(key: "debug", value: true,
+                                    expiresAt: StoredOverride.time(secondsSinceEpoch: start + 60))
+        _ = try store.apply([change], by: .unverified("ana"), condition: nil)
+        for limit in 1...3 {
+            _ = try store.apply([OverrideChange(key: "limit", value: .int(limit))], by: .unverified("bob"),
+                                condition: nil)
+        }
+        let later = start + 120
+        #expect(try AuditRecord.history(of: store, limit: 1, now: later).map(\.event) == [.expired])
+        let (predecessors, records) = try store.auditLogWithPredecessors(limit: 2)
+        #expect(predecessors.map(\.key) == ["debug", "limit"])
+        #expect(records.map(\.new) == [2, 3])
+        #expect(try AuditRecord.history(of: store, limit: 10, now: later).count == 5)
+    }
+
     @Test func craftedValuesComeBackExactlyAndChangeNothingElse() throws {
         let store = try TestDatabase.store()
         _ = try store.apply([OverrideChange(key: "other", value: "untouched")], by: .unverified("a"), condition: nil)

@@ -474,10 +474,9 @@ public final class Board: Sendable {
 
     /// The last `limit` entries of the audit history, oldest first (none when the store cannot be read): the
     /// store's records, with an `expired` entry for each override that expired by the board's clock
-    /// (``AuditRecord/withExpiries(_:now:)``).
+    /// (``AuditRecord/history(of:limit:now:)``).
     public func auditLog(limit: Int = .max) -> [AuditRecord] {
-        let records = (try? store.auditLog(limit: limit)) ?? []
-        return Array(AuditRecord.withExpiries(records, now: clock.now()).suffix(limit))
+        (try? AuditRecord.history(of: store, limit: limit, now: clock.now())) ?? []
     }
 
     // MARK: - Reloading and changes

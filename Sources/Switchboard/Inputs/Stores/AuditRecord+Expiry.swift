@@ -1,4 +1,22 @@
 extension AuditRecord {
+    /// The last `limit` entries of a store's history as people read it (``withExpiries(_:now:)``): its last records
+    /// and the expiries among them, those of overrides set before them included (the last records alone would lose
+    /// an expiry whose override was set before them, however recent). What `switchboard log`, the REPL's `log`,
+    /// `GET /v1/audit` and the console's history show.
+    ///
+    /// - Parameters:
+    ///   - store: the runtime store.
+    ///   - limit: how many entries, at most.
+    ///   - now: the time of the history, in seconds since the Unix epoch.
+    public static func history(of store: any RuntimeStore, limit: Int, now: Double) throws(StoreError)
+        -> [AuditRecord]
+    {
+        let (predecessors, last) = try store.auditLogWithPredecessors(limit: limit)
+        // The predecessors are all older than the last records, which make at least `limit` entries: only their
+        // expiries can reach the suffix.
+        return Array(withExpiries(predecessors + last, now: now).suffix(limit))
+    }
+
     /// The history as people read it: `records` (a store's audit log, oldest first) with an `expired` entry after
     /// each record whose override expired by `now`, placed at its expiry among the later records.
     ///

@@ -42,6 +42,11 @@ public protocol RuntimeStore: AnyObject, Sendable {
     /// The last `limit` audit records, oldest first.
     func auditLog(limit: Int) throws(StoreError) -> [AuditRecord]
 
+    /// The last `limit` audit records, oldest first, and before them each key's last record older than they are
+    /// (oldest first): an override set before the last records may expire among them, and its expiry belongs in
+    /// the history they make (``AuditRecord/history(of:limit:now:)``). A default reads the whole log.
+    func auditLogWithPredecessors(limit: Int) throws(StoreError) -> (predecessors: [AuditRecord], last: [AuditRecord])
+
     /// Fills an empty store with exported overrides and audit records, keeping their actors (with claimed actors
     /// and verification), times and versions (`switchboard store import`).
     ///
@@ -57,6 +62,17 @@ public protocol RuntimeStore: AnyObject, Sendable {
 extension RuntimeStore {
     /// A store that cannot tell what changed: readers compare everything.
     public func changes(since version: UInt64) throws(StoreError) -> StoreDelta? { nil }
+
+    /// Reads the whole log and keeps, of the records before the last `limit`, each key's last.
+    public func auditLogWithPredecessors(
+        limit: Int
+    ) throws(StoreError) -> (predecessors: [AuditRecord], last: [AuditRecord]) {
+        let records = try auditLog(limit: .max)
+        let split = records.count - min(limit, records.count)
+        var latest: [String: Int] = [:]
+        for index in records[..<split].indices { latest[records[index].key] = index }
+        return (latest.values.sorted().map { records[$0] }, Array(records[split...]))
+    }
 
     /// Removes the overrides of `keys` (of every key when `nil`) that count at `now` (seconds since the epoch), in
     /// one write logged as `attribution`'s, straight on the store: what `reset` does when the definitions cannot be
