@@ -40,6 +40,25 @@ import Testing
         }
     }
 
+    // A body that does not parse says where, as OFREP's answer does; a claimed actor that is not a string, or is
+    // longer than any name, is refused rather than dropped or cut. Nothing is written.
+    @Test(arguments: [
+        (#"{"value": 100"#, "the body is not valid JSON: 1:14: "),
+        (#"{"value": 100, "actor": 42}"#, "actor must be a string, the name you claim for the audit log, not an int"),
+        (#"{"value": 100, "actor": "\#(String(repeating: "a", count: 201))"}"#,
+         "actor is at most 200 characters, not 201; nothing was written"),
+    ])
+    func aBrokenBodyOrClaimIsRefusedAndSaysWhy(body: String, message: String) async throws {
+        try await withAdminServer { board, client in
+            let response = try await client.send(.put, "/v1/overrides/app.upload.max_mb", headers: Self.admin,
+                                                 body: ByteBuffer(string: body))
+            #expect(response.status == .badRequest)
+            let error = try #require(try response.json.objectValue?["error"]?.stringValue)
+            #expect(error.hasPrefix(message), "\(error)")
+            #expect(board.storedOverride("app.upload.max_mb") == nil)
+        }
+    }
+
     @Test func aLimitPastAnyCountIsEveryRecord() async throws {
         try await withAdminServer { board, client in
             try board.set("app.upload.max_mb", to: .int(50), actor: "test")

@@ -72,9 +72,15 @@ struct AdminRoutes {
         }
         let usage = "the body must be a JSON object with \"value\" (typed JSON) or \"text\" (as typed after "
             + "`switchboard set KEY`)"
-        guard case .object(let body)? = try? Value(jsonBytes: bytes) else {
-            throw ServerError.admin(.badRequest, usage, hint: "for example {\"value\": 100, \"actor\": \"alice\"}")
+        let example = "for example {\"value\": 100, \"actor\": \"alice\"}"
+        let parsed: Value
+        do {
+            parsed = try Value(jsonBytes: bytes)
+        } catch {
+            throw ServerError.admin(.badRequest, "the body is not valid JSON: \(error); nothing was written",
+                                    hint: example)
         }
+        guard case .object(let body) = parsed else { throw ServerError.admin(.badRequest, usage, hint: example) }
         if body["value"] != nil, body["text"] != nil {
             throw ServerError.admin(.badRequest, "the body has both \"value\" and \"text\"; give one of them",
                                     hint: "\"value\" is typed JSON; \"text\" is parsed as `switchboard set KEY "
@@ -90,7 +96,7 @@ struct AdminRoutes {
         try Self.checkQuery(of: request, allowed: ["dry_run", "actor"])
         let principal = try ConsoleRoutes.principal(of: context)
         try AccessControl.checkWrite(key, by: principal)
-        let claimed = body["actor"]?.stringValue ?? Self.claimedActor(in: request)
+        let claimed = try Self.claimedActor(body["actor"]) ?? Self.claimedActor(in: request)
         let attribution = Self.attribution(principal, claimed: claimed)
         let expected = try Self.expectedVersion(in: request)
         let expiresAt = try expiry(in: body)
@@ -209,9 +215,9 @@ struct AdminRoutes {
         let principal = try ConsoleRoutes.principal(of: context)
         try AccessControl.checkWrite(key, by: principal)
         let expected = try Self.expectedVersion(in: request)
+        let attribution = Self.attribution(principal, claimed: try Self.claimedActor(in: request))
         do {
-            try board.reset(key, as: Self.attribution(principal, claimed: Self.claimedActor(in: request)),
-                            expectedVersion: expected)
+            try board.reset(key, as: attribution, expectedVersion: expected)
         } catch {
             throw refusal(error, key: key)
         }
@@ -223,9 +229,10 @@ struct AdminRoutes {
         try Self.checkQuery(of: request, allowed: ["actor"])
         let principal = try ConsoleRoutes.principal(of: context)
         try AccessControl.checkAdmin(principal, doing: "remove every override")
+        let attribution = Self.attribution(principal, claimed: try Self.claimedActor(in: request))
         let version: UInt64
         do {
-            version = try board.resetAll(as: Self.attribution(principal, claimed: Self.claimedActor(in: request)))
+            version = try board.resetAll(as: attribution)
         } catch {
             throw refusal(error)
         }
@@ -280,8 +287,27 @@ struct AdminRoutes {
     }
 
     /// The name a request claims for the audit: the `actor` query parameter.
-    private static func claimedActor(in request: Request) -> String? {
-        request.uri.queryParameters["actor"].map(String.init)
+    private static func claimedActor(in request: Request) throws -> String? {
+        try request.uri.queryParameters["actor"].flatMap { try claimedActor(.string(String($0))) }
+    }
+
+    /// The longest name a request may claim: the audit log shows it in a column of every table.
+    static let claimedActorLimit = 200
+
+    /// A body's `"actor"` (absent or `null`: none), or a 400 for one that is not a string or is longer than
+    /// ``claimedActorLimit`` characters: a write never drops or cuts the name its sender claimed.
+    private static func claimedActor(_ field: Value?) throws -> String? {
+        guard let field, field != .null else { return nil }
+        guard let name = field.stringValue else {
+            throw ServerError.admin(.badRequest, "actor must be a string, the name you claim for the audit log, not "
+                                        + "\(field.kindDescription); nothing was written",
+                                    hint: "for example {\"value\": 100, \"actor\": \"alice\"}")
+        }
+        guard name.count <= claimedActorLimit else {
+            throw ServerError.admin(.badRequest, "actor is at most \(claimedActorLimit) characters, not "
+                                        + "\(name.count); nothing was written")
+        }
+        return name
     }
 
     /// What the audit records for a write by `principal`: the verified name, with the claimed one beside it.
