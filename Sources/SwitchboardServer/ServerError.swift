@@ -36,6 +36,20 @@ struct ServerError: HTTPResponseError {
         if !suggestions.isEmpty { object["suggestions"] = .list(suggestions.map(Value.string)) }
         return ServerError(status: status, body: .object(object))
     }
+
+    /// A handler for the methods a path does not take: 405 with `Allow` naming those it does and the body `failure`
+    /// makes of the message (`POST is not allowed here; use PUT or DELETE`), instead of the router's empty 404 that
+    /// reads as "no such key".
+    static func methodNotAllowed(
+        allow: [HTTPRequest.Method], _ failure: @escaping @Sendable (String) -> ServerError
+    ) -> @Sendable (Request, ServerContext) async throws -> Response {
+        let names = allow.map(\.rawValue)
+        return { request, _ in
+            var error = failure("\(request.method) is not allowed here; use \(names.joined(separator: " or "))")
+            error.headers[.allow] = names.joined(separator: ", ")
+            throw error
+        }
+    }
 }
 
 extension Response {

@@ -59,6 +59,29 @@ import Testing
         }
     }
 
+    // A method a path does not take is a 405 that names the ones it does, not an empty 404 that reads as "no such
+    // key"; nothing is written.
+    @Test(arguments: [
+        (HTTPRequest.Method.post, "/v1/overrides/app.upload.max_mb", "PUT, DELETE",
+         "POST is not allowed here; use PUT or DELETE"),
+        (.patch, "/v1/overrides/app.upload.max_mb", "PUT, DELETE", "PATCH is not allowed here; use PUT or DELETE"),
+        (.put, "/v1/overrides", "DELETE", "PUT is not allowed here; use DELETE"),
+        (.post, "/v1/flags/app.upload.max_mb", "GET", "POST is not allowed here; use GET"),
+        (.delete, "/v1/audit", "GET", "DELETE is not allowed here; use GET"),
+    ])
+    func aWrongMethodIs405WithWhatThePathTakes(
+        method: HTTPRequest.Method, path: String, allow: String, message: String
+    ) async throws {
+        try await withAdminServer { board, client in
+            let response = try await client.send(method, path, headers: Self.admin,
+                                                 body: ByteBuffer(string: #"{"value": 100}"#))
+            #expect(response.status == .methodNotAllowed)
+            #expect(response.headers[.allow] == allow)
+            #expect(try response.json.objectValue?["error"]?.stringValue == message)
+            #expect(board.storedOverride("app.upload.max_mb") == nil)
+        }
+    }
+
     @Test func aLimitPastAnyCountIsEveryRecord() async throws {
         try await withAdminServer { board, client in
             try board.set("app.upload.max_mb", to: .int(50), actor: "test")

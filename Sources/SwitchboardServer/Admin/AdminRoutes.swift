@@ -40,6 +40,18 @@ struct AdminRoutes {
         group.delete("overrides/**", use: removeOverride)
         group.delete("overrides", use: removeAll)
         group.get("audit", use: audit)
+        // A method a path does not take: 405 with what it takes, not an empty 404 that reads as "no such key".
+        let paths: [(String, [HTTPRequest.Method])] = [
+            ("flags", [.get]), ("flags/**", [.get]), ("overrides/**", [.put, .delete]), ("overrides", [.delete]),
+            ("audit", [.get]),
+        ]
+        for (path, allowed) in paths {
+            let refuse = ServerError.methodNotAllowed(allow: allowed) { .admin(.methodNotAllowed, $0) }
+            for method: HTTPRequest.Method in [.get, .head, .post, .put, .patch, .delete]
+            where !allowed.contains(method) && !(method == .head && allowed.contains(.get)) {
+                group.on(RouterPath(path), method: method, use: refuse)
+            }
+        }
     }
 
     /// `GET /v1/flags`.

@@ -56,17 +56,11 @@ struct OFREPRoutes {
         { _, _ in Response(status: .noContent, headers: [.allow: "\(allow.rawValue), OPTIONS"]) }
     }
 
-    /// The answer to a method a path does not take: 405 with `Allow` naming the one it does, and an OFREP error
-    /// body, instead of the router's empty 404 that reads as "no such flag".
+    /// The answer to a method a path does not take: 405 with `Allow` naming the one it does, and an OFREP error body.
     static func methodNotAllowed(
         allow: HTTPRequest.Method
     ) -> @Sendable (Request, ServerContext) async throws -> Response {
-        { request, _ in
-            let details = "\(request.method) is not allowed here; use \(allow)"
-            var error = ServerError.ofrep(.methodNotAllowed, code: "GENERAL", details: details)
-            error.headers[.allow] = allow.rawValue
-            throw error
-        }
+        ServerError.methodNotAllowed(allow: [allow]) { .ofrep(.methodNotAllowed, code: "GENERAL", details: $0) }
     }
 
     /// `POST /ofrep/v1/evaluate/flags/{key}`.
