@@ -242,7 +242,7 @@ public enum DefinitionLoader {
             let errorsBefore = compiler.diagnostics.count
             definitions[index].targeting = compiler.compile(pending, for: definitions[index])
             definitions[index].pending = nil
-            if compiler.diagnostics.count > errorsBefore { rejected.insert(index) }
+            if compiler.diagnostics[errorsBefore...].contains(where: \.isError) { rejected.insert(index) }
             if let requires = pending.requires { requirements[index] = requires }
         }
         var diagnostics = compiler.diagnostics

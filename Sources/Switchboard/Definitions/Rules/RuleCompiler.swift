@@ -131,6 +131,23 @@ struct RuleCompiler {
                                       add: addOutcome) ?? .null
         }
         if diagnostics.count > errorsBefore { return nil }
+        // A rule without conditions matches everyone: whatever follows it never runs.
+        if let catchAll = rules.firstIndex(where: { $0.condition.source == .bool(true) }) {
+            let later = rules[(catchAll + 1)...]
+            var unreached: [String] = []
+            if let next = later.first, let last = later.last {
+                unreached.append(next.number == last.number ? "rule \(next.number)" : "rules \(next.number)–\(last.number)")
+            }
+            if pending.rollout != nil { unreached.append("the rollout") }
+            if let place = later.first?.location ?? pending.rollout?.location {
+                let single = unreached == ["the rollout"] || (unreached.count == 1 && later.count == 1)
+                diagnostics.append(.warning(
+                    at: place,
+                    "\(unreached.joined(separator: " and ")) of \(definition.key) never run\(single ? "s" : ""): rule "
+                        + "\(rules[catchAll].number) has no `when` or `segment`, so it matches everyone",
+                    hint: "give rule \(rules[catchAll].number) a condition, or move it last"))
+            }
+        }
         if branches.isEmpty && fallback == .null {
             logic = nil
         } else if branches.isEmpty {
