@@ -2,8 +2,8 @@ package import Switchboard
 
 /// The breaking risks of a change, found from both sides and the runtime store.
 package enum Risks {
-    /// Every breaking risk, in key order: stored overrides that no longer fit or whose key is gone, removals that
-    /// look like renames without `renamed_from`, and requirements of removed flags.
+    /// Every breaking risk, in key order: stored overrides that no longer fit or whose key is gone, a key whose type
+    /// changes, removals that look like renames without `renamed_from`, and requirements of removed flags.
     package static func find(
         base: ReviewSide, head: ReviewSide, changes: [KeyChange], stored: [String: StoredOverride]
     ) -> [BreakingRisk] {
@@ -23,6 +23,16 @@ package enum Risks {
             if let before, case .failure = before.fit(entry.value) { continue }
             risks.append(BreakingRisk(key: after.key,
                                       reason: "stored override \(value) no longer fits: \(problem.message)"))
+        }
+        for change in changes where change.change == .modified || change.change == .renamed {
+            guard let before = base.registry[change.renamedFrom ?? change.key], let after = head.registry[change.key],
+                  before.type != after.type
+            else { continue }
+            risks.append(BreakingRisk(
+                key: after.key,
+                reason: "its type changes from \(before.type) to \(after.type): code that reads it as "
+                    + "\(before.type.withArticle) (a generated key, a typed lookup, an OpenFeature client) gets its "
+                    + "own default instead, and a value set for it elsewhere may no longer fit"))
         }
         let added = changes.filter { $0.change == .added }.compactMap { head.registry[$0.key] }
         for change in changes where change.change == .removed {

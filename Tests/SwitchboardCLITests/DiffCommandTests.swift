@@ -66,19 +66,31 @@ import Testing
         #expect(limit["before"] as? [String: Int] == ["25": 4])
         #expect(limit["after"] as? [String: Int] == ["25.0": 4])
         let breaking = try #require(json["breaking"] as? [[String: String]])
-        #expect(breaking == [[
-            "key": "app.upload.max_mb",
-            "reason": "stored override 700 no longer fits: 700.0 is above the maximum 500 of app.upload.max_mb",
-        ]])
+        #expect(breaking == [
+            [
+                "key": "app.upload.max_mb",
+                "reason": "its type changes from int to double: code that reads it as an int (a generated key, a "
+                    + "typed lookup, an OpenFeature client) gets its own default instead, and a value set for it "
+                    + "elsewhere may no longer fit",
+            ],
+            [
+                "key": "app.upload.max_mb",
+                "reason": "stored override 700 no longer fits: 700.0 is above the maximum 500 of app.upload.max_mb",
+            ],
+        ])
     }
 
     @Test func failOnBreakingExitsThree() throws {
         let repository = try repository()
         let failing = try diff(["HEAD~1", "HEAD", "--fail-on", "breaking"], in: repository)
         #expect(failing.status == 3)
-        #expect(failing.stdout.contains("breaking (1):"))
+        #expect(failing.stdout.contains("breaking (2):"))
+        // Without the stored override, the type change alone is breaking.
         try repository.remove(".switchboard/overrides.json")
-        #expect(try diff(["HEAD~1", "HEAD", "--fail-on", "breaking"], in: repository).status == 0)
+        let typeOnly = try diff(["HEAD~1", "HEAD", "--fail-on", "breaking"], in: repository)
+        #expect(typeOnly.status == 3)
+        #expect(typeOnly.stdout.contains("breaking (1):"))
+        #expect(try diff(["HEAD~1", "HEAD~1", "--fail-on", "breaking"], in: repository).status == 0)
     }
 
     @Test func markdownIsATable() throws {

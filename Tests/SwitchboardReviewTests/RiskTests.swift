@@ -50,6 +50,18 @@ import Testing
         #expect(result.notes == [Review.referencesNote])
     }
 
+    // A type change breaks every reader of the old type, with no stored override needed to show it.
+    @Test func aTypeChangeIsBreaking() throws {
+        let head = Self.base.replacingOccurrences(of: "    type: int\n    default: 25\n    max: 1000",
+                                                  with: "    type: double\n    default: 25.5")
+        let result = try review(Self.base, head)
+        #expect(result.breaking == [BreakingRisk(
+            key: "app.upload.max_mb",
+            reason: "its type changes from int to double: code that reads it as an int (a generated key, a typed "
+                + "lookup, an OpenFeature client) gets its own default instead, and a value set for it elsewhere "
+                + "may no longer fit")])
+    }
+
     @Test func aRemovalThatLooksLikeARename() throws {
         let head = Self.base.replacingOccurrences(of: "  payments_v2:", with: "  payments_next:")
             .replacingOccurrences(of: "flag: app.payments_v2", with: "flag: app.payments_next")
