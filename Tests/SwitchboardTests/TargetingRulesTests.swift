@@ -220,6 +220,26 @@ struct TargetingRulesTests {
             """).first?.contains("a rollout weight must be a whole number, 0 or more") == true)
     }
 
+    /// A variant's name written where its value goes (`serve:`, a rollout item's `value:`) says to use `variant:`.
+    @Test func aVariantsNameServedAsAValueSaysToUseVariant() {
+        #expect(errors("""
+            flags:
+              c:
+                type: string
+                variants: { control: blue, treatment: green }
+                default: control
+                rules:
+                  - when: [{ attribute: a, equals: 2 }]
+                    serve: treatment
+                rollout: [{ value: control, weight: 1 }]
+            """) == [
+                "r.yaml:8:16: error: served value of c: \"treatment\" is not the value of any variant of c\n"
+                    + "  hint: 'treatment' is a variant's name: serve it with `variant: treatment`",
+                "r.yaml:9:24: error: served value of c: \"control\" is not the value of any variant of c\n"
+                    + "  hint: 'control' is a variant's name: serve it with `variant: control`",
+            ])
+    }
+
     /// Weights whose sum passes the largest integer are refused like any sum past the allowed one, not a trap that
     /// would stop `validate` and a server reloading the file.
     @Test func rolloutWeightsThatWouldOverflowAreRefused() {

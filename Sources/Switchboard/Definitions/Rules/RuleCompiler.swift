@@ -262,7 +262,11 @@ struct RuleCompiler {
         guard let serve else { return nil }
         switch Value.from(serve, as: definition.type).flatMap(definition.fit) {
         case .failure(let problem):
-            error(serve, "served value of \(definition.key): \(problem.message)", hint: problem.hint)
+            // `serve: treatment`, where `treatment` is a variant's name rather than its value.
+            let name = serve.scalar?.text
+            let hint = name.flatMap { definition.value(ofVariant: $0) == nil ? nil : $0 }
+                .map { "'\($0)' is a variant's name: serve it with `variant: \($0)`" }
+            error(serve, "served value of \(definition.key): \(problem.message)", hint: hint ?? problem.hint)
             return nil
         case .success(let value):
             return (value, definition.variant(for: value))
