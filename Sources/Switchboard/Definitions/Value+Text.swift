@@ -133,6 +133,11 @@ extension Value {
     public static func parse(_ text: String, as type: ValueType) -> Result<Value, ValueProblem> {
         if type == .string { return .success(.string(text)) }
         let trimmed = text.trimmingWhitespace
+        // Nothing typed is not YAML's null: say what is missing (a variable set to nothing, `set KEY ""`).
+        if trimmed.isEmpty {
+            return .failure(ValueProblem("expected \(type.withArticle), found nothing (the value is empty)",
+                                         hint: "give a value, or leave it unset"))
+        }
         guard type == .list || type == .object else { return from(Scalar(text: trimmed, style: .plain), as: type) }
         let document = YAMLParser.parse(Array(trimmed.utf8), file: "value")
         guard let root = document.root, document.problems.isEmpty else {
