@@ -16,7 +16,7 @@ struct EmptyValueTextTests {
         }
     }
 
-    @Test func emptyTextIsAnEmptyString() {
+    @Test func emptyTextIsAnEmptyString() throws {
         #expect(try Value.parse("", as: .string).get() == .string(""))
     }
 }
