@@ -46,6 +46,9 @@ struct CommandParserTests {
     @Test(arguments: [
         ("lsit", "unknown command 'lsit'", "did you mean 'list'? (help lists the commands)"),
         ("frobnicate", "unknown command 'frobnicate'", "help lists the commands"),
+        // Two edits in three letters is another word: `foo` is not `log`.
+        ("foo", "unknown command 'foo'", "help lists the commands"),
+        ("lg", "unknown command 'lg'", "did you mean 'log'? (help lists the commands)"),
         ("get", "get needs a KEY", "usage: get KEY [--at TIME]"),
         ("get a b", "get takes one KEY", "usage: get KEY [--at TIME]"),
         ("explain a --at 2026-12-01T09:00:00",

@@ -1,8 +1,14 @@
 /// "Did you mean" suggestions by edit distance, shared by diagnostics, the CLI and the REPL.
 package enum Suggestions {
+    /// How many edits away a candidate may be and still be what `word` meant: one for a word of three letters or
+    /// fewer (`foo` is not `log`), else two, or a third of a long word.
+    static func typoDistance(of word: String) -> Int {
+        word.count <= 3 ? 1 : max(2, word.count / 3)
+    }
+
     /// The candidate nearest to `word`, when it is near enough to be a likely typo.
     package static func nearest(to word: String, in candidates: some Sequence<String>) -> String? {
-        let limit = max(2, word.count / 3)
+        let limit = typoDistance(of: word)
         var best: (String, Int)?
         for candidate in candidates {
             let distance = editDistance(word.lowercased(), candidate.lowercased())
@@ -13,7 +19,7 @@ package enum Suggestions {
 
     /// The candidates within a typo's distance of `word`, nearest first.
     package static func near(_ word: String, in candidates: some Sequence<String>, limit count: Int = 3) -> [String] {
-        let limit = max(2, word.count / 3)
+        let limit = typoDistance(of: word)
         let scored: [(candidate: String, distance: Int)] = candidates.map { ($0, editDistance(word, $0)) }
         let close = scored.filter { $0.distance <= limit }
         let ordered = close.sorted { a, b in
