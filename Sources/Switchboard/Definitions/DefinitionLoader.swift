@@ -250,13 +250,15 @@ public enum DefinitionLoader {
         // definition is compiled from them.
         var scheduled: [Int] = []
         func compileSchedules() {
-            for (index, schedule) in schedules.sorted(by: { $0.key < $1.key }) where !rejected.contains(index) {
+            // A definition whose rules or prerequisites are wrong still has its schedule checked: one run reports
+            // every mistake.
+            for (index, schedule) in schedules.sorted(by: { $0.key < $1.key }) {
                 let before = compiler.diagnostics.count
                 let box = compiler.compileSchedule(
                     schedule.node, pending: schedule.pending, for: definitions[index],
                     prerequisites: definitions[index].targeting?.prerequisites ?? [])
                 diagnostics += compiler.diagnostics[before...]
-                if let box {
+                if let box, !rejected.contains(index) {
                     definitions[index].scheduleBox = box
                     scheduled.append(index)
                 } else {

@@ -244,21 +244,44 @@ struct DefinitionParser {
         if let variantsNode = node[.variants] {
             refusedVariants = parseVariants(&definition, variantsNode)
         }
-        guard let defaultNode = node[.default] else {
-            if misspelt.contains("default") { return nil }
-            error(entry.key, "\(key) has no `default`", hint: "add `default:` with \(type.withArticle) value")
-            return nil
-        }
-        definition.defaultLocation = defaultNode.location
-        parseDefault(&definition, defaultNode, refusedVariants: refusedVariants)
         if node.hasTargeting {
             definition.pending = PendingTargeting(
                 rules: node[.rules], rollout: node[.rollout], requires: node[.requires], enabled: node[.enabled],
                 targeting: node[.targeting], bucketing: node[.bucketing], schedule: node[.schedule],
                 location: entry.key.location)
         }
-        guard errorCount == errorsBefore else { return nil }
+        guard let defaultNode = node[.default] else {
+            if !misspelt.contains("default") {
+                error(entry.key, "\(key) has no `default`", hint: "add `default:` with \(type.withArticle) value")
+            }
+            if let pending = definition.pending { checkTargeting(pending, of: definition) }
+            return nil
+        }
+        definition.defaultLocation = defaultNode.location
+        parseDefault(&definition, defaultNode, refusedVariants: refusedVariants)
+        guard errorCount == errorsBefore else {
+            if let pending = definition.pending { checkTargeting(pending, of: definition) }
+            return nil
+        }
         return definition
+    }
+
+    /// Checks the targeting and schedule of a definition that has a mistake elsewhere (its default, a constraint, an
+    /// unknown field) and so will not load, so that one run reports every mistake: against its type and constraints,
+    /// with every segment taken as known (segments are read from every file, and an unknown one is reported when
+    /// a definition that loads uses it). Its schedule is checked when its own rules hold.
+    private mutating func checkTargeting(_ pending: PendingTargeting, of definition: Definition) {
+        var compiler = RuleCompiler(segments: [:])
+        compiler.segmentsUnknown = true
+        let targeting = compiler.compile(pending, for: definition)
+        if let schedule = pending.schedule, definition.defaultValue != .null,
+           !compiler.diagnostics.contains(where: \.isError)
+        {
+            _ = compiler.compileSchedule(schedule, pending: pending, for: definition,
+                                         prerequisites: targeting?.prerequisites ?? [])
+        }
+        diagnostics += compiler.diagnostics
+        errorCount += compiler.diagnostics.count(where: \.isError)
     }
 
     /// A key as written in a file, with the file's namespace before it.

@@ -29,6 +29,10 @@ struct RuleCompiler {
     /// segment with errors.
     private var compiledSegments: [String: Value?] = [:]
 
+    /// Whether the segments are not known yet (a definition checked on its own, see
+    /// `DefinitionParser.checkTargeting(of:)`): then a segment name stands for a condition, never an error.
+    var segmentsUnknown = false
+
     init(segments: [String: (conditions: Node, location: SourceLocation)]) {
         self.segments = segments
         for name in segments.keys.sorted() {
@@ -358,6 +362,7 @@ struct RuleCompiler {
             return nil
         }
         guard let compiled = compiledSegments[name] else {
+            if segmentsUnknown { return (.bool(true), name) }
             let hint = Suggestions.nearest(to: name, in: segments.keys.sorted()).map(Message.didYouMean(one:))
                 ?? (segments.isEmpty ? "define it under a top-level `segments:`" : "segments: \(segments.keys.sorted().joined(separator: ", "))")
             error(node, "unknown segment '\(name)'", hint: hint)

@@ -161,8 +161,13 @@ extension RuleCompiler {
                 targeting: pending.targeting, bucketing: pending.bucketing, location: pending.location)
             let before = diagnostics.count
             stepDefinition.targeting = compile(stepPending, for: stepDefinition)
-            // The rules were checked with the definition; only what the step brings can be new.
-            diagnostics = Array(diagnostics[..<before]) + diagnostics[before...].filter(\.isError)
+            // The rules were checked with the definition; only what the step brings can be new (a mistake in the
+            // rules themselves, reported with the definition, would otherwise come again for every step).
+            if diagnostics.count > before {
+                let reported = Set(diagnostics[..<before])
+                diagnostics = Array(diagnostics[..<before])
+                    + diagnostics[before...].filter { $0.isError && !reported.contains($0) }
+            }
             stepDefinition.targeting?.prerequisites = prerequisites
             steps.append(step)
             stepDefinitions.append(stepDefinition)
