@@ -83,5 +83,10 @@ struct DiagnosticRenderingTests {
             "flags/c.yaml:4:14: error: default of n: expected an int, found 1e+20, outside the range of an int\n"
                 + "  hint: an int is from -9223372036854775808 to 9223372036854775807",
         ])
+        // Past a double's range too: no digits to show, and never "null".
+        #expect(errors("preferences:\n  n:\n    type: int\n    default: 1e400\n") == [
+            "flags/c.yaml:4:14: error: default of n: expected an int, found a number past the range of any number "
+                + "type\n  hint: an int is from -9223372036854775808 to 9223372036854775807",
+        ])
     }
 }

@@ -136,8 +136,10 @@ extension Definition {
             return ValueProblem("expected a bool, found the string \"\(text)\"",
                                 hint: "write \(truth) (only true and false are booleans in YAML 1.2)")
         case (.int, .double(let number)) where number == number.rounded() && (number >= 0x1p63 || number < -0x1p63):
-            return ValueProblem("expected an int, found \(Value.double(number)), outside the range of an int",
-                                hint: "an int is from \(Int.min) to \(Int.max)")
+            // Past a double's range too (`1e400`), the number has no digits to show: JSON would write it `null`.
+            let found = number.isFinite ? "\(Value.double(number)), outside the range of an int"
+                : "a number past the range of any number type"
+            return ValueProblem("expected an int, found \(found)", hint: "an int is from \(Int.min) to \(Int.max)")
         case (.int, .double(let number)) where number == number.rounded():
             return ValueProblem("expected an int, found the double \(Value.double(number))",
                                 hint: "an int is a whole number written without a point or exponent: "
