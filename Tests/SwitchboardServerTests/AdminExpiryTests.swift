@@ -136,6 +136,12 @@ import Testing
             clock.advance(by: 61)
             let removed = try await client.send(.delete, "/v1/overrides", headers: [.authorization: "Bearer admin"])
             #expect(removed.status == .ok)
+            // The answer says what went: the live override, not the expired one.
+            let answer = try removed.json.objectValue
+            #expect(answer?["removed"] == 1)
+            #expect(answer?["keys"] == ["app.ratio"])
+            let again = try await client.send(.delete, "/v1/overrides", headers: [.authorization: "Bearer admin"])
+            #expect(try again.json.objectValue?["removed"] == 0)
             let records = try board.store.auditLog(limit: 10)
             #expect(records.map(\.key) == ["app.new_flow", "app.ratio", "app.ratio"])
             #expect(records.last?.new == nil)

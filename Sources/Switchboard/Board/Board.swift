@@ -439,8 +439,14 @@ public final class Board: Sendable {
     /// Removes the runtime overrides of `keys` (``liveOverrideKeys()``, read before a confirmation) in one write
     /// logged as `actor`'s; with no keys, writes nothing.
     package func reset(keys: [String], actor: String) throws(SetError) {
-        guard !keys.isEmpty else { return }
-        _ = try write(keys.map { OverrideChange(key: $0, value: nil) }, by: .unverified(actor), condition: nil)
+        _ = try reset(keys: keys, as: .unverified(actor))
+    }
+
+    /// Removes the runtime overrides of `keys` in one write logged with `attribution`; with no keys, writes nothing.
+    /// Returns the store's version after it.
+    package func reset(keys: [String], as attribution: Attribution) throws(SetError) -> UInt64 {
+        guard !keys.isEmpty else { return storeVersion }
+        return try write(keys.map { OverrideChange(key: $0, value: nil) }, by: attribution, condition: nil)
     }
 
     /// The stored override of a key (its value, who set it, when, and its version), when it has one that counts

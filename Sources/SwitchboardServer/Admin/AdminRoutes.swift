@@ -236,19 +236,24 @@ struct AdminRoutes {
         return tagged(Response.json(board.resolve(key).jsonValue(key: key).json), key: key)
     }
 
-    /// `DELETE /v1/overrides`: every runtime override removed in one write, as `switchboard reset --all`.
+    /// `DELETE /v1/overrides`: every runtime override removed in one write, as `switchboard reset --all`, answered
+    /// with the store's version, how many went and their keys.
     @Sendable func removeAll(_ request: Request, context: ServerContext) async throws -> Response {
         try Self.checkQuery(of: request, allowed: ["actor"])
         let principal = try ConsoleRoutes.principal(of: context)
         try AccessControl.checkAdmin(principal, doing: "remove every override")
         let attribution = Self.attribution(principal, claimed: try Self.claimedActor(in: request))
         let version: UInt64
+        let keys: [String]
         do {
-            version = try board.resetAll(as: attribution)
+            keys = try board.liveOverrideKeys()
+            version = try board.reset(keys: keys, as: attribution)
         } catch {
             throw refusal(error)
         }
-        let document: Value = ["version": .int(Int(clamping: version))]
+        let document: Value = [
+            "version": .int(Int(clamping: version)), "removed": .int(keys.count), "keys": .list(keys.map(Value.string)),
+        ]
         return tagged(Response.json(document.json), version: version)
     }
 
