@@ -27,6 +27,8 @@ struct StaleCommand: AsyncParsableCommand {
             clients asked for that no file defines. A server counts from its start: until it has counted for \
             --days days it lists none as not evaluated (a smaller --days asks less of it).
 
+            With --at TIME, the report is as of that time, the files and the store as they are now: what will be             past its expires day by Friday, say.
+
             With --strict, the command exits 1 when anything is listed.
             """ + "\n\n" + Article.readMore(.retiring)
     )
@@ -34,6 +36,8 @@ struct StaleCommand: AsyncParsableCommand {
     @OptionGroup var options: GlobalOptions<PrintsJSON>
 
     @OptionGroup var references: ReferenceOptions
+
+    @OptionGroup var at: TimeOption
 
     @Option(name: .long, help: ArgumentHelp(
         "The window: a flag is constant, and a definition unused on the server, after N days.",
@@ -78,7 +82,7 @@ struct StaleCommand: AsyncParsableCommand {
         let references = references.report(registry: loaded.registry, flags: options.flags, warnings: errorOutput)
             .report
         let report = StaleReport(registry: loaded.registry, references: references, audit: audit, usage: usage,
-                                 days: days, now: SystemClock().now())
+                                 days: days, now: at.seconds ?? SystemClock().now())
         let output = Terminal.standardOutput
         if options.json {
             output.write(report.json + "\n")

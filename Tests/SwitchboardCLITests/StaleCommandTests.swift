@@ -36,6 +36,19 @@ struct StaleCommandTests {
             """)
     }
 
+    // `--at TIME` reports as of then, the files as they are now: before its expires day, the flag is not expired.
+    @Test func atAnotherTimeTheExpiresDayIsJudgedThen() throws {
+        let project = try Self.project()
+        let before = try runSwitchboard(["stale", "--at", "2020-01-15T00:00:00Z", "--json"], in: project.path)
+        #expect(before.status == 0, "\(before.stderr)")
+        #expect(!before.stdout.contains("app.old_banner"))
+        let after = try runSwitchboard(["stale", "--at", "2020-02-01T00:00:00Z", "--json"], in: project.path)
+        #expect(after.stdout.contains("app.old_banner"))
+        let zoneless = try runSwitchboard(["stale", "--at", "2020-02-01T00:00:00"], in: project.path)
+        #expect(zoneless.status == 2)
+        #expect(zoneless.stderr.contains("--at needs a time zone"))
+    }
+
     // A typo in --sources, or a run away from the package's code, is said: otherwise every definition is listed
     // as one no code references.
     @Test func sourcesThatAreNotThereAreSaid() throws {
