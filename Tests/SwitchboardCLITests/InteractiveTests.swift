@@ -42,12 +42,12 @@ struct InteractiveTests {
             // reset --all asks first; no keeps everything, yes removes it.
             try terminal.expectPrompt()
             terminal.type("reset --all\r")
-            try terminal.expect("Remove the runtime override? [y/N] ")
+            try terminal.expect("Remove the runtime override of app.theme? [y/N] ")
             terminal.type("n\r")
             try terminal.expect("nothing was removed")
             try terminal.expectPrompt()
             terminal.type("reset --all\r")
-            try terminal.expect("Remove the runtime override? [y/N] ")
+            try terminal.expect("Remove the runtime override of app.theme? [y/N] ")
             terminal.type("y\r")
             try terminal.expect("removed 1 runtime override")
 

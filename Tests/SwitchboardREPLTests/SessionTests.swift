@@ -106,7 +106,7 @@ struct SessionTests {
             return false
         }
         #expect(session.execute("reset --all").output == "nothing was removed\n")
-        #expect(questions == ["Remove all 2 runtime overrides? [y/N] "])
+        #expect(questions == ["Remove the runtime overrides of app.new_flow, app.theme? [y/N] "])
         session.confirm = { _ in true }
         #expect(session.execute("reset --all").output == """
             removed 2 runtime overrides

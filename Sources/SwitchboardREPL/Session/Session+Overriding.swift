@@ -85,7 +85,10 @@ extension Session {
             return failure(error, definition: nil)
         }
         guard !keys.isEmpty else { return Reply(output: Message.noRuntimeOverrides.text + "\n") }
-        let question = keys.count == 1 ? "Remove the runtime override?" : "Remove all \(keys.count) runtime overrides?"
+        // Which ones: a few by key, more by count.
+        let question = keys.count == 1 ? "Remove the runtime override of \(keys[0])?"
+            : keys.count <= 3 ? "Remove the runtime overrides of \(keys.joined(separator: ", "))?"
+            : "Remove all \(keys.count) runtime overrides (\(keys.prefix(3).joined(separator: ", ")), …)?"
         if let confirm, !confirm(question + " [y/N] ") {
             return Reply(output: "nothing was removed\n")
         }
