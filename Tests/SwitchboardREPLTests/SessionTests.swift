@@ -287,8 +287,11 @@ struct SessionTests {
         #expect(session.execute("reload").errors.contains("app.yaml:24:14: error:"))
         #expect(session.changesMadeElsewhere() == .init())
 
+        // Fixed: the change, and that the errors are gone, once.
         project.write("flags/app.yaml", good)
-        #expect(session.changesMadeElsewhere() == .init(output: "* app.upload.max_mb changed: 30 → 25 (default)\n"))
+        #expect(session.changesMadeElsewhere() == .init(output: "* app.upload.max_mb changed: 30 → 25 (default)\n"
+            + "* the definitions' errors are fixed; using the edited definitions (12 keys)\n"))
+        #expect(session.changesMadeElsewhere() == .init(), "told once")
     }
 
     @Test func colourOnlyWhenTheTerminalHasIt() throws {

@@ -76,7 +76,7 @@ public final class Session {
 
     /// What changed outside this session since it last looked: resolved values changed by other processes or by
     /// edits to the definition files, one `* …` line each in ``Reply/output``, and, once, the errors of an edit
-    /// that broke the definitions in ``Reply/errors``. Checks the store and the files first (when the board
+    /// that broke the definitions in ``Reply/errors`` (and, once, that they are fixed, when they are). Checks the store and the files first (when the board
     /// watches them), so a change made a moment ago is included.
     public func changesMadeElsewhere() -> Reply {
         board.checkForChanges()
@@ -85,7 +85,12 @@ public final class Session {
         let errors = board.health.reloadErrors
         guard errors != reportedReloadErrors else { return Reply(output: output) }
         reportedReloadErrors = errors
-        guard !errors.isEmpty else { return Reply(output: output) }
+        guard !errors.isEmpty else {
+            // Fixed since: say so, once, as the errors were said.
+            let fixed = "the definitions' errors are fixed; using the edited definitions "
+                + "(\(Message.count(board.registry.count, "key")))"
+            return Reply(output: output + terminal.dim("* " + fixed) + "\n")
+        }
         let summary = "the definitions changed and have \(errors.count) error\(errors.count == 1 ? "" : "s"); "
             + "still using the last good definitions"
         return Reply(output: output, errors: errors.map { errorTerminal.render($0) + "\n" }.joined()
