@@ -36,6 +36,23 @@ import Testing
         #expect(messages(.info).contains("definitions reloaded; the earlier errors are fixed"))
     }
 
+    // A reload that leaves keys undefined (a deleted file, say) is healthy but not quiet: a warning names them.
+    @Test func logsTheKeysAReloadNoLongerDefines() throws {
+        let folder = TemporaryDirectory()
+        folder.write("flags/shop.yaml", shopDefinitions)
+        folder.write("flags/more.yaml", "namespace: more\nflags:\n  a:\n    type: bool\n    default: false\n")
+        let board = try Board(inputs: BoardInputs(directory: folder.file("flags"),
+                                                  statePath: folder.file("state.json"), environment: [:]),
+                              options: BoardOptions(pollInterval: nil, logger: logger))
+        try FileManager.default.removeItem(atPath: folder.file("flags/more.yaml"))
+        board.reload()
+        #expect(messages(.warning) == [
+            "the definitions changed and 1 key is no longer defined: more.a; clients asking for them get "
+                + "FLAG_NOT_FOUND and their own default (no longer read: \(folder.file("flags/more.yaml")))",
+        ])
+        #expect(board.status.isDegraded == false)
+    }
+
     @Test func logsAnOverrideValueItSkips() throws {
         let folder = TemporaryDirectory()
         folder.write("flags/shop.yaml", shopDefinitions)

@@ -62,7 +62,21 @@ final class BoardTelemetry: Sendable {
             definitions.record(new.registry.count)
             let known = Set(old.diagnostics)
             for diagnostic in new.diagnostics where !known.contains(diagnostic) { skipped(diagnostic) }
+            removedDefinitions(old: old.registry, new: new.registry)
         }
+    }
+
+    /// A reload that removed definitions (an edit, a deleted file, a checkout that missed one) is a warning: every
+    /// client that asks for them gets its own default from now on, and the board is otherwise healthy.
+    private func removedDefinitions(old: Registry, new: Registry) {
+        let removed = old.keys.filter { new[$0] == nil && new.definition(renamedFrom: $0) == nil }
+        guard !removed.isEmpty else { return }
+        let gone = Set(old.files).subtracting(new.files).sorted()
+        let shown = removed.prefix(10).joined(separator: ", ") + (removed.count > 10 ? ", …" : "")
+        let message = "the definitions changed and \(removed.count) key\(removed.count == 1 ? " is" : "s are") no "
+            + "longer defined: \(shown); clients asking for them get FLAG_NOT_FOUND and their own default"
+            + (gone.isEmpty ? "" : " (no longer read: \(gone.joined(separator: ", ")))")
+        logger.warning("\(message)")
     }
 
     /// A runtime write went through, changing `keys` overrides (none for a write that changed nothing).
