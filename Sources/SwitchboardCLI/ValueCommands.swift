@@ -217,7 +217,9 @@ struct ResetCommand: ParsableCommand {
             byErrors: problems.count(where: \.isError), in: "the definitions or override files",
             "the store was changed without them, and no value is shown"))
         if let key {
-            if options.json { return print(Value.object(["key": .string(key), "removed": .bool(!removed.isEmpty)]).json) }
+            if options.json {
+                return print(Value.object(["key": .string(key), "removed": .bool(!removed.isEmpty)]).json)
+            }
             print((removed.isEmpty ? Message.noRuntimeOverride(key: key) : .removedOverride(key: key)).text)
         } else {
             if options.json { return print(Value.object(["ok": true, "removed": .int(removed.count)]).json) }

@@ -124,11 +124,13 @@ import Testing
     @Test func aPutAnswersWithItsOwnWrite() async throws {
         let board = try project.board()
         try await withClient(board: board) { client in
-            let answers = try await withThrowingTaskGroup(of: (sent: String, body: String, tag: String?).self) { group in
+            typealias Answer = (sent: String, body: String, tag: String?)
+            let answers = try await withThrowingTaskGroup(of: Answer.self) { group in
                 for n in 0..<60 {
                     let theme = n % 2 == 0 ? "blue" : "green"
                     group.addTask {
-                        let put = try await send(client, .put, "/v1/overrides/app.button_color", body: "{\"value\": \"\(theme)\"}")
+                        let put = try await send(client, .put, "/v1/overrides/app.button_color",
+                                                 body: "{\"value\": \"\(theme)\"}")
                         return (theme, String(buffer: put.body), put.headers[.eTag])
                     }
                 }
@@ -142,7 +144,8 @@ import Testing
                 #expect(record?.new == .string(answer.sent))
             }
             let stored = try #require(board.storedOverride("app.button_color"))
-            let same = try await send(client, .put, "/v1/overrides/app.button_color", body: "{\"value\": \(stored.value.json)}")
+            let same = try await send(client, .put, "/v1/overrides/app.button_color",
+                                      body: "{\"value\": \(stored.value.json)}")
             #expect(same.headers[.eTag] == "\"\(stored.version)\"")
         }
     }

@@ -12,6 +12,13 @@ import Testing
     let logs = InMemoryLogHandler()
     var logger: Logger { Logger(label: "switchboard") { _ in logs } }
 
+    /// A board of `folder`'s `flags/` and state file, logging to ``logs``.
+    func board(in folder: TemporaryDirectory) throws -> Board {
+        try Board(inputs: BoardInputs(directory: folder.file("flags"), statePath: folder.file("state.json"),
+                                      environment: [:]),
+                  options: BoardOptions(pollInterval: nil, logger: logger))
+    }
+
     func messages(_ level: Logger.Level) -> [String] {
         logs.entries.filter { $0.level == level }.map(\.message.description)
     }
@@ -19,9 +26,7 @@ import Testing
     @Test func logsAFailedReloadWithItsDiagnosticsAndItsRecovery() throws {
         let folder = TemporaryDirectory()
         folder.write("flags/shop.yaml", shopDefinitions)
-        let board = try Board(inputs: BoardInputs(directory: folder.file("flags"),
-                                                  statePath: folder.file("state.json"), environment: [:]),
-                              options: BoardOptions(pollInterval: nil, logger: logger))
+        let board = try board(in: folder)
         folder.write("flags/shop.yaml", shopDefinitions.replacingOccurrences(of: "default: 20", with: "default: many"))
         board.reload()
         let errors = messages(.error)
@@ -41,9 +46,7 @@ import Testing
         let folder = TemporaryDirectory()
         folder.write("flags/shop.yaml", shopDefinitions)
         folder.write("flags/more.yaml", "namespace: more\nflags:\n  a:\n    type: bool\n    default: false\n")
-        let board = try Board(inputs: BoardInputs(directory: folder.file("flags"),
-                                                  statePath: folder.file("state.json"), environment: [:]),
-                              options: BoardOptions(pollInterval: nil, logger: logger))
+        let board = try board(in: folder)
         try FileManager.default.removeItem(atPath: folder.file("flags/more.yaml"))
         board.reload()
         #expect(messages(.warning) == [
@@ -57,9 +60,7 @@ import Testing
         let folder = TemporaryDirectory()
         folder.write("flags/shop.yaml", shopDefinitions)
         folder.write("flags/local.overrides.yaml", "overrides:\n  shop.page_size: 50\n")
-        let board = try Board(inputs: BoardInputs(directory: folder.file("flags"),
-                                                  statePath: folder.file("state.json"), environment: [:]),
-                              options: BoardOptions(pollInterval: nil, logger: logger))
+        let board = try board(in: folder)
         #expect(logs.entries.isEmpty)
         folder.write("flags/local.overrides.yaml", "overrides:\n  shop.page_size: 500\n")
         board.reload()

@@ -65,7 +65,9 @@ struct Completer {
         let command = CommandInfo.named(previous[0])?.name
         // `set --for 2h KEY VALUE`: the option and its value come first, then the key and value complete as usual
         // (`toggle --for 2h KEY` too).
-        if command == "set" || command == "toggle", previous.count >= 2, previous[1] == "--for" || previous[1] == "--until" {
+        if command == "set" || command == "toggle", previous.count >= 2,
+           previous[1] == "--for" || previous[1] == "--until"
+        {
             guard index >= 3 else { return [] }
             return candidates(at: index - 2, after: [previous[0]] + previous.dropFirst(3), prefix: prefix)
         }

@@ -76,8 +76,8 @@ public final class Session {
 
     /// What changed outside this session since it last looked: resolved values changed by other processes or by
     /// edits to the definition files, one `* …` line each in ``Reply/output``, and, once, the errors of an edit
-    /// that broke the definitions in ``Reply/errors`` (and, once, that they are fixed, when they are). Checks the store and the files first (when the board
-    /// watches them), so a change made a moment ago is included.
+    /// that broke the definitions in ``Reply/errors`` (and, once, that they are fixed, when they are). Checks the
+    /// store and the files first (when the board watches them), so a change made a moment ago is included.
     public func changesMadeElsewhere() -> Reply {
         board.checkForChanges()
         let output = tracker.changes(board: board, context: context)

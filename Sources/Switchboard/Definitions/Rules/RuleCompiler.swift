@@ -140,7 +140,8 @@ struct RuleCompiler {
             let later = rules[(catchAll + 1)...]
             var unreached: [String] = []
             if let next = later.first, let last = later.last {
-                unreached.append(next.number == last.number ? "rule \(next.number)" : "rules \(next.number)–\(last.number)")
+                unreached.append(next.number == last.number ? "rule \(next.number)"
+                                     : "rules \(next.number)–\(last.number)")
             }
             if pending.rollout != nil { unreached.append("the rollout") }
             if let place = later.first?.location ?? pending.rollout?.location {
