@@ -290,7 +290,22 @@ public final class Board: Sendable {
     ) throws(SetError) -> UInt64 {
         let definition = try definition(for: key)
         return try write(definition.fit(value), to: definition, by: attribution, expiresAt: expiresAt,
-                         expectedVersion: expectedVersion)
+                         expectedVersion: expectedVersion).version
+    }
+
+    /// Sets a runtime override as ``set(_:to:as:expiresAt:expectedVersion:)`` does, and returns the version of the
+    /// key's override after it, from the write itself, whoever writes the key next: what the admin API answers as
+    /// the write's `ETag`. A write that changed nothing (the override already had that value and expiry) answers
+    /// the version the override keeps.
+    package func setOverride(
+        _ key: String, to value: Value, as attribution: Attribution, expiresAt: Date?, expectedVersion: UInt64?
+    ) throws(SetError) -> UInt64 {
+        let definition = try definition(for: key)
+        let write = try write(definition.fit(value), to: definition, by: attribution, expiresAt: expiresAt,
+                              expectedVersion: expectedVersion)
+        if case let entry?? = write.changed[key] { return entry.version }
+        // Nothing changed: the override the store compared against, as this board has it.
+        return engine.storedOverride(key)?.version ?? 0
     }
 
     /// Sets a runtime override of a typed value.
@@ -327,7 +342,7 @@ public final class Board: Sendable {
     ) throws(SetError) -> UInt64 {
         let definition = try definition(for: key)
         return try write(definition.fit(text: text), to: definition, by: attribution, expiresAt: expiresAt,
-                         expectedVersion: expectedVersion)
+                         expectedVersion: expectedVersion).version
     }
 
     /// Writes a value that ``Definition/fit(_:)`` accepted, or throws its problem. The override lives under the
@@ -335,7 +350,7 @@ public final class Board: Sendable {
     private func write(
         _ fit: Result<Value, ValueProblem>, to definition: Definition, by attribution: Attribution, expiresAt: Date?,
         expectedVersion: UInt64?
-    ) throws(SetError) -> UInt64 {
+    ) throws(SetError) -> StoreWrite {
         let value: Value
         switch fit {
         case .success(let fitting): value = fitting
@@ -381,7 +396,7 @@ public final class Board: Sendable {
         }
         let changes = ([key] + renamedFrom).map { OverrideChange(key: $0, value: nil) }
         let condition = expectedVersion.map { WriteCondition(key: key, version: $0) }
-        return try write(changes, by: attribution, condition: condition)
+        return try write(changes, by: attribution, condition: condition).version
     }
 
     /// Removes the runtime override of a typed key, as ``reset(_:actor:expectedVersion:)-(String,_,_)`` does for
@@ -403,7 +418,7 @@ public final class Board: Sendable {
     /// override counts for no one: it is not logged as removed, and stays until its key is set again.
     @discardableResult
     public func resetAll(as attribution: Attribution) throws(SetError) -> UInt64 {
-        try write(liveOverrideKeys().map { OverrideChange(key: $0, value: nil) }, by: attribution, condition: nil)
+        try reset(keys: liveOverrideKeys(), as: attribution)
     }
 
     /// What `reset KEY` does in every face: removes the key's runtime override when it has one that counts now
@@ -446,7 +461,7 @@ public final class Board: Sendable {
     /// Returns the store's version after it.
     package func reset(keys: [String], as attribution: Attribution) throws(SetError) -> UInt64 {
         guard !keys.isEmpty else { return storeVersion }
-        return try write(keys.map { OverrideChange(key: $0, value: nil) }, by: attribution, condition: nil)
+        return try write(keys.map { OverrideChange(key: $0, value: nil) }, by: attribution, condition: nil).version
     }
 
     /// The stored override of a key (its value, who set it, when, and its version), when it has one that counts
@@ -462,7 +477,7 @@ public final class Board: Sendable {
 
     private func write(
         _ changes: [OverrideChange], by attribution: Attribution, condition: WriteCondition?
-    ) throws(SetError) -> UInt64 {
+    ) throws(SetError) -> StoreWrite {
         do {
             return try engine.write(changes, by: attribution, condition: condition)
         } catch {

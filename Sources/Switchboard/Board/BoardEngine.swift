@@ -115,10 +115,10 @@ final class BoardEngine: Sendable {
     /// Writes changes to the store and publishes them: the keys they touch are retyped, nothing else. A write the
     /// store refuses as a conflict re-reads the store first.
     ///
-    /// - Returns: the store's version after the write.
+    /// - Returns: the store's write: its version after it, and the overrides it changed.
     func write(
         _ changes: [OverrideChange], by attribution: Attribution, condition: WriteCondition?
-    ) throws(StoreError) -> UInt64 {
+    ) throws(StoreError) -> StoreWrite {
         let write: StoreWrite
         do {
             write = try store.apply(changes, by: attribution, condition: condition)
@@ -144,7 +144,7 @@ final class BoardEngine: Sendable {
                 publishRuntime(changedKeys: Array(write.changed.keys))
             }
         }
-        return write.version
+        return write
     }
 
     /// Builds and publishes the snapshot for changed stored overrides. Called while publishing.

@@ -128,14 +128,12 @@ struct AdminRoutes {
         }
         let version: UInt64
         do {
-            version = try board.set(key, to: value, as: attribution, expiresAt: expiresAt, expectedVersion: expected)
+            version = try board.setOverride(key, to: value, as: attribution, expiresAt: expiresAt,
+                                            expectedVersion: expected)
         } catch {
             throw refusal(error, key: key)
         }
-        // A write that changed nothing (the same value and expiry) keeps the override's version.
-        let stored = board.storedOverride(key)
-        let unchanged = stored.map { $0.value == value && $0.expiresAt == expiry } ?? false
-        return written(key, value: value, expiresAt: expiry, version: unchanged ? stored!.version : version)
+        return written(key, value: value, expiresAt: expiry, version: version)
     }
 
     /// The fields a `PUT /v1/overrides/{key}` body may have.
