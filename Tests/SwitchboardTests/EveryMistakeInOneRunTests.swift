@@ -57,4 +57,27 @@ struct EveryMistakeInOneRunTests {
             "at: '2026-12-20T09:00:00' has no time zone",
         ])
     }
+
+    // Checked before the segments are known, a segment's rule is still a rule with a condition: no warning that
+    // the rules after it never run.
+    @Test func aSegmentRuleIsNoCatchAllWhenCheckedAlone() {
+        let yaml = "flags:\n  d:\n    type: int\n    default: ten\n    rules:\n      - segment: beta\n"
+            + "        serve: 1\n      - serve: 2\n"
+        let report = DefinitionLoader.load(sources: [("m.yaml", Array(yaml.utf8))])
+        #expect(report.errors.map(\.message) == ["default of d: expected an int, found the string \"ten\""])
+        #expect(report.warnings.isEmpty)
+    }
+
+    // A refused variant is one mistake: the rules that serve it are not checked without it.
+    @Test func aRefusedVariantIsNotReportedAgainByTheRules() {
+        #expect(Self.errors("""
+                type: int
+                variants: { low: 1, high: lots }
+                default: low
+                rules:
+                  - when: [{ attribute: p, equals: 1 }]
+                    variant: high
+
+            """) == ["variant 'high' of d: expected an int, found the string \"lots\""])
+    }
 }

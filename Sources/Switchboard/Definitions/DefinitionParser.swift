@@ -244,6 +244,9 @@ struct DefinitionParser {
         if let variantsNode = node[.variants] {
             refusedVariants = parseVariants(&definition, variantsNode)
         }
+        // A refused variant or allowed value is one mistake: its rules are not checked without it, which would
+        // report it again in each rule that serves it.
+        let valuesIntact = node[.values].map { $0.items?.count == definition.allowedValues?.count } ?? true
         if node.hasTargeting {
             definition.pending = PendingTargeting(
                 rules: node[.rules], rollout: node[.rollout], requires: node[.requires], enabled: node[.enabled],
@@ -254,13 +257,17 @@ struct DefinitionParser {
             if !misspelt.contains("default") {
                 error(entry.key, "\(key) has no `default`", hint: "add `default:` with \(type.withArticle) value")
             }
-            if let pending = definition.pending { checkTargeting(pending, of: definition) }
+            if let pending = definition.pending, refusedVariants.isEmpty, valuesIntact {
+                checkTargeting(pending, of: definition)
+            }
             return nil
         }
         definition.defaultLocation = defaultNode.location
         parseDefault(&definition, defaultNode, refusedVariants: refusedVariants)
         guard errorCount == errorsBefore else {
-            if let pending = definition.pending { checkTargeting(pending, of: definition) }
+            if let pending = definition.pending, refusedVariants.isEmpty, valuesIntact {
+                checkTargeting(pending, of: definition)
+            }
             return nil
         }
         return definition
@@ -269,7 +276,7 @@ struct DefinitionParser {
     /// Checks the targeting and schedule of a definition that has a mistake elsewhere (its default, a constraint, an
     /// unknown field) and so will not load, so that one run reports every mistake: against its type and constraints,
     /// with every segment taken as known (segments are read from every file, and an unknown one is reported when
-    /// a definition that loads uses it). Its schedule is checked when its own rules hold.
+    /// a definition that loads uses it). Its schedule is checked when its own rules hold and its default was read.
     private mutating func checkTargeting(_ pending: PendingTargeting, of definition: Definition) {
         var compiler = RuleCompiler(segments: [:])
         compiler.segmentsUnknown = true

@@ -136,7 +136,13 @@ struct RuleCompiler {
         }
         if diagnostics.count > errorsBefore { return nil }
         // A rule without conditions matches everyone: whatever follows it never runs.
-        if let catchAll = rules.firstIndex(where: { $0.condition.source == .bool(true) }) {
+        // As written, not as compiled: a segment checked before the segments are known compiles to `true` too.
+        let unconditional = Set((pending.rules?.items ?? []).indices.filter { index in
+            let fields = pending.rules?.items?[index].pairs ?? []
+            let when = fields.first { $0.key.scalar?.text == "when" }?.value
+            return !fields.contains { $0.key.scalar?.text == "segment" } && (when == nil || when?.items?.isEmpty == true)
+        }.map { $0 + 1 })
+        if let catchAll = rules.firstIndex(where: { unconditional.contains($0.number) }) {
             let later = rules[(catchAll + 1)...]
             var unreached: [String] = []
             if let next = later.first, let last = later.last {
@@ -150,7 +156,8 @@ struct RuleCompiler {
                     at: place,
                     "\(unreached.joined(separator: " and ")) of \(definition.key) never run\(single ? "s" : ""): rule "
                         + "\(rules[catchAll].number) has no `when` or `segment`, so it matches everyone",
-                    hint: "give rule \(rules[catchAll].number) a condition, or move it last"))
+                    hint: later.isEmpty ? "give rule \(rules[catchAll].number) a condition, or remove the rollout"
+                        : "give rule \(rules[catchAll].number) a condition, or move it last"))
             }
         }
         if branches.isEmpty && fallback == .null {
