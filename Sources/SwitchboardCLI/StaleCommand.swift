@@ -27,8 +27,8 @@ struct StaleCommand: AsyncParsableCommand {
             clients asked for that no file defines. A server counts from its start: until it has counted for \
             --days days it lists none as not evaluated (a smaller --days asks less of it).
 
-            With --at TIME, the report is as of that time, the files and the store as they are now: what will be \
-            past its expires day by Friday, say.
+            With --at TIME, the report is as of that time, the files, the store's audit log and the server's \
+            counts as they are now: what will be past its expires day by Friday, say.
 
             With --strict, the command exits 1 when anything is listed.
             """ + "\n\n" + Article.readMore(.retiring)

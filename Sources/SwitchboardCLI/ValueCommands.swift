@@ -221,6 +221,10 @@ struct ResetCommand: ParsableCommand {
                 return print(Value.object(["key": .string(key), "removed": .bool(!removed.isEmpty)]).json)
             }
             print((removed.isEmpty ? Message.noRuntimeOverride(key: key) : .removedOverride(key: key)).text)
+            if removed.isEmpty {
+                Terminal.standardError.write("hint: without the definitions, \(key) is taken as written; an override "
+                    + "stored under a name it was renamed from is reset by that name\n")
+            }
         } else {
             if options.json { return print(Value.object(["ok": true, "removed": .int(removed.count)]).json) }
             print((removed.isEmpty ? Message.noRuntimeOverrides : .removedRuntimeOverrides(removed.count)).text)

@@ -68,6 +68,7 @@ import Testing
         (.put, "/v1/overrides", "DELETE", "PUT is not allowed here; use DELETE"),
         (.post, "/v1/flags/app.upload.max_mb", "GET", "POST is not allowed here; use GET"),
         (.delete, "/v1/audit", "GET", "DELETE is not allowed here; use GET"),
+        (.post, "/v1/usage", "GET", "POST is not allowed here; use GET"),
     ])
     func aWrongMethodIs405WithWhatThePathTakes(
         method: HTTPRequest.Method, path: String, allow: String, message: String

@@ -50,8 +50,8 @@ import Testing
         try FileManager.default.removeItem(atPath: folder.file("flags/more.yaml"))
         board.reload()
         #expect(messages(.warning) == [
-            "the definitions changed and 1 key is no longer defined: more.a; clients asking for them get "
-                + "FLAG_NOT_FOUND and their own default (no longer read: \(folder.file("flags/more.yaml")))",
+            "the definitions changed and 1 key is no longer defined: more.a; a client asking for it gets "
+                + "FLAG_NOT_FOUND and its own default (no longer read: \(folder.file("flags/more.yaml")))",
         ])
         #expect(board.status.isDegraded == false)
     }

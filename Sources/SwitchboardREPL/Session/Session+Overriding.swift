@@ -36,7 +36,10 @@ extension Session {
         } catch {
             return failure(error.message, hint: "usage: toggle [--for DURATION | --until TIME] KEY")
         }
-        if expiry == nil, resolution.layer == .runtime, let expiring = board.expiringOverride(key) {
+        // The serving override may be stored under a name the key was renamed from.
+        if expiry == nil, resolution.layer == .runtime,
+           let expiring = ([key] + definition.renamedFrom).lazy.compactMap({ self.board.expiringOverride($0) }).first
+        {
             expiresAt = Date(timeIntervalSince1970: expiring.expiry)
         }
         do {

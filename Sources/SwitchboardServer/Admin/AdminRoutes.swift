@@ -11,11 +11,12 @@ import Switchboard
 /// |---|---|
 /// | `GET /v1/flags` | 200 every definition with its resolved value, layer and reason |
 /// | `GET /v1/flags/{key}` | 200 every layer of the key (as `switchboard explain`), 404 unknown key |
-/// | `PUT /v1/overrides/{key}` | 200 the new resolution; 400 refused value, 404 unknown key, 413 too large |
+/// | `PUT /v1/overrides/{key}` | 200 what it serves, its version as `ETag`; 400, 404 unknown key, 412, 413 |
 /// | `PUT /v1/overrides/{key}?dry_run=1` | the same answer as the write, and nothing written |
 /// | `DELETE /v1/overrides/{key}` | 200 the resolution without the override, 404 unknown key |
-/// | `DELETE /v1/overrides` | 200 `{"version": V}`: every runtime override removed (`reset --all`); admin only |
-/// | `GET /v1/audit?limit=N` | 200 the last N audit records (default 100), oldest first |
+/// | `DELETE /v1/overrides` | 200 `{"version", "removed", "keys"}`: every override removed; admin only |
+/// | `GET /v1/audit?limit=N` | 200 the last N entries of the history (default 100), expiries included |
+/// | any other method | 405 with `Allow` |
 ///
 /// A `PUT` body is `{"value": <JSON>}`, typed JSON checked against the definition, or `{"text": "…"}`, parsed
 /// by the key's type exactly as `switchboard set KEY TEXT` parses it. The audit records the verified sender (the
@@ -121,6 +122,8 @@ struct AdminRoutes {
                     try WriteCondition(key: key, version: expected)
                         .check(against: board.storedOverride(key), at: StoredOverride.currentTime())
                 } catch {
+                    // As a write's conflict does: read the store again, so that the 412 carries its version.
+                    board.refreshRuntime()
                     throw refusal(.store(error), key: key)
                 }
             }
@@ -318,9 +321,10 @@ struct AdminRoutes {
                                         + "\(field.kindDescription); nothing was written",
                                     hint: "for example {\"value\": 100, \"actor\": \"alice\"}")
         }
-        guard name.count <= claimedActorLimit else {
+        // Counted in code points: a character may carry any number of combining marks.
+        guard name.unicodeScalars.count <= claimedActorLimit else {
             throw ServerError.admin(.badRequest, "actor is at most \(claimedActorLimit) characters, not "
-                                        + "\(name.count); nothing was written")
+                                        + "\(name.unicodeScalars.count); nothing was written")
         }
         return name
     }

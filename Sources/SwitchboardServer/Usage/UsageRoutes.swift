@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import Switchboard
 
@@ -19,6 +20,10 @@ struct UsageRoutes {
 
     func register(on group: RouterGroup<ServerContext>) {
         group.get("usage", use: report)
+        let refuse = ServerError.methodNotAllowed(allow: [.get]) { .admin(.methodNotAllowed, $0) }
+        for method: HTTPRequest.Method in [.post, .put, .patch, .delete] {
+            group.on("usage", method: method, use: refuse)
+        }
     }
 
     /// `GET /v1/usage`.

@@ -74,7 +74,8 @@ final class BoardTelemetry: Sendable {
         let gone = Set(old.files).subtracting(new.files).sorted()
         let shown = removed.prefix(10).joined(separator: ", ") + (removed.count > 10 ? ", …" : "")
         let message = "the definitions changed and \(removed.count) key\(removed.count == 1 ? " is" : "s are") no "
-            + "longer defined: \(shown); clients asking for them get FLAG_NOT_FOUND and their own default"
+            + "longer defined: \(shown); a client asking for \(removed.count == 1 ? "it" : "one") gets FLAG_NOT_FOUND "
+            + "and its own default"
             + (gone.isEmpty ? "" : " (no longer read: \(gone.joined(separator: ", ")))")
         logger.warning("\(message)")
     }

@@ -140,7 +140,8 @@ struct RuleCompiler {
         let unconditional = Set((pending.rules?.items ?? []).indices.filter { index in
             let fields = pending.rules?.items?[index].pairs ?? []
             let when = fields.first { $0.key.scalar?.text == "when" }?.value
-            return !fields.contains { $0.key.scalar?.text == "segment" } && (when == nil || when?.items?.isEmpty == true)
+            let segment = fields.contains { $0.key.scalar?.text == "segment" }
+            return !segment && (when == nil || when?.items?.isEmpty == true)
         }.map { $0 + 1 })
         if let catchAll = rules.firstIndex(where: { unconditional.contains($0.number) }) {
             let later = rules[(catchAll + 1)...]
