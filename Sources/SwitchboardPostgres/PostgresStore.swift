@@ -458,33 +458,24 @@ public final class PostgresStore: RuntimeStore {
 
     /// The last `limit` audit records of the scope, oldest first.
     public func auditLog(limit: Int) throws(StoreError) -> [AuditRecord] {
-        try withConnection { connection in
-            let rows = try run("""
-                SELECT time, actor, claimed_actor, verified, key, old, new, version, expires_at FROM (
-                    SELECT id, time, actor, claimed_actor, verified, key, old, new, version, expires_at
-                    FROM switchboard_audit
-                    WHERE scope = \(scope) ORDER BY id DESC LIMIT \(Int64(min(limit, Int(Int64.max))))) AS last
-                ORDER BY id
-                """, on: connection)
-            return try records(rows)
-        }
+        try withConnection { connection in try lastRecords(limit, on: connection) }
     }
 
-    /// The last `limit` records and, before them, each key's last older record, in two queries on one snapshot.
+    /// The last `limit` records and, before them, each key's last older record when it set an override that
+    /// expires (only those can expire among them), in one snapshot.
     public func auditLogWithPredecessors(
         limit: Int
     ) throws(StoreError) -> (predecessors: [AuditRecord], last: [AuditRecord]) {
-        let count = Int64(min(limit, Int(Int64.max)))
-        return try withConnection { connection in
+        try withConnection { connection in
             _ = try run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", on: connection)
             do {
-                let last = try records(run("""
-                    SELECT time, actor, claimed_actor, verified, key, old, new, version, expires_at FROM (
-                        SELECT id, time, actor, claimed_actor, verified, key, old, new, version, expires_at
-                        FROM switchboard_audit
-                        WHERE scope = \(scope) ORDER BY id DESC LIMIT \(count)) AS last
-                    ORDER BY id
-                    """, on: connection))
+                let last = try lastRecords(limit, on: connection)
+                guard !last.isEmpty else {
+                    _ = try run("COMMIT", on: connection)
+                    return ([], [])
+                }
+                // Each key's last record before the window, whatever it did; then only those that set an expiring
+                // override.
                 let predecessors = try records(run("""
                     SELECT time, actor, claimed_actor, verified, key, old, new, version, expires_at FROM (
                         SELECT DISTINCT ON (key) id, time, actor, claimed_actor, verified, key, old, new, version,
@@ -492,9 +483,11 @@ public final class PostgresStore: RuntimeStore {
                         FROM switchboard_audit
                         WHERE scope = \(scope) AND id < (
                             SELECT min(id) FROM (
-                                SELECT id FROM switchboard_audit WHERE scope = \(scope) ORDER BY id DESC LIMIT \(count)
+                                SELECT id FROM switchboard_audit WHERE scope = \(scope) ORDER BY id DESC
+                                LIMIT \(Int64(last.count))
                             ) AS window_ids)
                         ORDER BY key, id DESC) AS earlier
+                    WHERE new IS NOT NULL AND expires_at IS NOT NULL
                     ORDER BY id
                     """, on: connection))
                 _ = try run("COMMIT", on: connection)
@@ -504,6 +497,17 @@ public final class PostgresStore: RuntimeStore {
                 throw error
             }
         }
+    }
+
+    /// The scope's last `limit` audit records, oldest first.
+    private func lastRecords(_ limit: Int, on connection: PostgresConnection) throws -> [AuditRecord] {
+        try records(run("""
+            SELECT time, actor, claimed_actor, verified, key, old, new, version, expires_at FROM (
+                SELECT id, time, actor, claimed_actor, verified, key, old, new, version, expires_at
+                FROM switchboard_audit
+                WHERE scope = \(scope) ORDER BY id DESC LIMIT \(Int64(min(limit, Int(Int64.max))))) AS last
+            ORDER BY id
+            """, on: connection))
     }
 
     /// The audit records of rows selected as `auditLog(limit:)` selects them.

@@ -43,8 +43,9 @@ public protocol RuntimeStore: AnyObject, Sendable {
     func auditLog(limit: Int) throws(StoreError) -> [AuditRecord]
 
     /// The last `limit` audit records, oldest first, and before them each key's last record older than they are
-    /// (oldest first): an override set before the last records may expire among them, and its expiry belongs in
-    /// the history they make (``AuditRecord/history(of:limit:now:)``). A default reads the whole log.
+    /// (oldest first; a store may leave out those that set no expiring override): an override set before the last
+    /// records may expire among them, and its expiry belongs in the history they make
+    /// (``AuditRecord/history(of:limit:now:)``). A default reads the whole log.
     func auditLogWithPredecessors(limit: Int) throws(StoreError) -> (predecessors: [AuditRecord], last: [AuditRecord])
 
     /// Fills an empty store with exported overrides and audit records, keeping their actors (with claimed actors
