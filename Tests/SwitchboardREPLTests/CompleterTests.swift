@@ -45,7 +45,7 @@ struct CompleterTests {
     @Test func valuesOfBoolsVariantsAndAllowedValues() throws {
         #expect(try complete("set app.new_flow ").candidates == ["true", "false"])
         #expect(try complete("set app.new_flow t") == .init(candidates: ["true"], replacing: 17..<18))
-        #expect(try complete("set app.button_color ").candidates == ["blue", "green"])
+        #expect(try complete("set app.button_color ").candidates == ["control", "treatment"])
         #expect(try complete("set app.theme d").candidates == ["dark"])
         #expect(try complete("set app.motd ").candidates.isEmpty)
         #expect(try complete("set app.nokey ").candidates.isEmpty)

@@ -119,7 +119,9 @@ struct Completer {
 
     /// The values `set` accepts for a definition with a fixed set: true/false, variant values, `values`.
     private func values(of definition: Definition) -> [String] {
-        if !definition.variants.isEmpty { return definition.variants.map(\.value.plainText) }
+        // A variant flag offers its variants' names: what `get`, `explain` and the docs call them, and what `set`
+        // takes as well as the values.
+        if !definition.variants.isEmpty { return definition.variants.map(\.name) }
         if let allowed = definition.allowedValues { return allowed.map(\.plainText) }
         if definition.type == .bool { return ["true", "false"] }
         return []
