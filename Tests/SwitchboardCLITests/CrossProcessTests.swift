@@ -23,7 +23,7 @@ struct CrossProcessTests {
             let board = try openBoard(project.flags)
             #expect(board.int("app.stress.a", default: 0) == 500)
             #expect(board.int("app.stress.b", default: 0) == 500)
-            let log = board.auditLog()
+            let log = try board.auditLog()
             #expect(log.count == 1000)
             for key in ["app.stress.a", "app.stress.b"] {
                 let records = log.filter { $0.key == key }

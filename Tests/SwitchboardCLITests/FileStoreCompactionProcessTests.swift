@@ -59,7 +59,7 @@ struct FileStoreCompactionProcessTests {
             let board = try openBoard(project.flags)
             #expect(board.int("app.stress.a", default: 0) == count)
             #expect(board.int("app.stress.b", default: 0) == count)
-            let log = board.auditLog()
+            let log = try board.auditLog()
             #expect(log.count == 2 * count)
             #expect(log.map(\.version) == Array(1...UInt64(2 * count)))
             for key in ["app.stress.a", "app.stress.b"] {

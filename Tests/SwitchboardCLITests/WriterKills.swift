@@ -77,7 +77,7 @@ enum WriterKills {
             let board = try openBoard(flags)
             let problem = board.status.storeProblem
             #expect(problem == nil, "round \(round): \(String(describing: problem))")
-            let log = board.auditLog()
+            let log = try board.auditLog()
             for key in keys {
                 let value = board.int(key, default: -1)
                 var allowed = Set(writers.filter { $0.key == key }.map(\.value))

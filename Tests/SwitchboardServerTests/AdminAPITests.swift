@@ -89,9 +89,9 @@ import Testing
             #expect(board.resolve("app.theme").value == ["dark": false])
         }
         // The audit records who the token says sent it; a name in the body is kept beside it, never instead.
-        #expect(board.auditLog().map(\.actor) == ["admin-token", "admin-token"])
-        #expect(board.auditLog().map(\.claimedActor) == ["alice", nil])
-        #expect(board.auditLog().map(\.verified) == [true, true])
+        #expect(try board.auditLog().map(\.actor) == ["admin-token", "admin-token"])
+        #expect(try board.auditLog().map(\.claimedActor) == ["alice", nil])
+        #expect(try board.auditLog().map(\.verified) == [true, true])
         // Another board on the same store sees the override: it was persisted, not only applied.
         #expect(try project.board().resolve("app.ratio").value == 2.0)
     }
@@ -124,7 +124,7 @@ import Testing
             }
         }
         #expect(project.read(".switchboard/overrides.json") == nil)
-        #expect(board.auditLog().isEmpty)
+        #expect(try board.auditLog().isEmpty)
         #expect(board.resolve("app.upload.max_mb").value == 25)
     }
 
@@ -147,7 +147,7 @@ import Testing
         let definition = try #require(board.registry["app.theme"])
         #expect((try? definition.fit(text: nested(64)).get()) != nil)
         #expect((try? definition.fit(text: nested(65)).get()) == nil)
-        #expect(board.auditLog().count == 1)
+        #expect(try board.auditLog().count == 1)
     }
 
     @Test func refusesABodyOverTheLimitWith413() async throws {
@@ -167,9 +167,9 @@ import Testing
             #expect(response.status == .ok)
             #expect(try response.json == ["key": "app.ratio", "value": 1.0, "layer": "default", "reason": "STATIC"])
         }
-        #expect(board.auditLog().last?.actor == "admin-token")
-        #expect(board.auditLog().last?.claimedActor == "bob")
-        #expect(board.auditLog().last?.new == nil)
+        #expect(try board.auditLog().last?.actor == "admin-token")
+        #expect(try board.auditLog().last?.claimedActor == "bob")
+        #expect(try board.auditLog().last?.new == nil)
     }
 
     @Test func readsTheAuditLog() async throws {
@@ -191,6 +191,19 @@ import Testing
 
             #expect(try await request(client, .get, "/v1/audit?limit=zero").status == .badRequest)
             #expect(try await request(client, .get, "/v1/audit?limit=-1").status == .badRequest)
+        }
+    }
+
+    @Test func aCorruptAuditLogIsAnErrorNotAnEmptyHistory() async throws {
+        let board = try project.board()
+        try board.set("app.ratio", to: 2, actor: "alice")
+        let log = try #require(project.read(".switchboard/audit.jsonl"))
+        _ = project.write(".switchboard/audit.jsonl", "not a record\n" + log)
+        try await withClient(board: board) { client in
+            let response = try await request(client, .get, "/v1/audit")
+            #expect(response.status == .internalServerError)
+            let error = try response.json.objectValue?["error"]?.stringValue ?? ""
+            #expect(error.contains("is corrupt at byte 0: the line is not an audit record"), "\(error)")
         }
     }
 

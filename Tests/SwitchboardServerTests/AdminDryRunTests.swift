@@ -76,7 +76,7 @@ import Testing
             let dry = try await Self.put(client, test, dryRun: true)
             #expect(dry.status == test.status)
             #expect(board.storedOverride(test.key) == nil)
-            #expect(board.auditLog().isEmpty)
+            #expect(try board.auditLog().isEmpty)
             let write = try await Self.put(client, test, dryRun: false)
             #expect(write.status == test.status)
             #expect(try dry.json == write.json)

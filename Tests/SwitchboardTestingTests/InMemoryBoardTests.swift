@@ -55,7 +55,7 @@ import Testing
         try board.set("checkout.new_flow", to: true, actor: "alice")
         clock.advance(by: .seconds(90))
         try board.reset("checkout.new_flow", actor: "bob")
-        let log = board.auditLog()
+        let log = try board.auditLog()
         #expect(log.map(\.time) == ["2026-01-01T00:00:00.000Z", "2026-01-01T00:01:30.000Z"])
         #expect(log.map(\.actor) == ["alice", "bob"])
         #expect(log.map(\.version) == [1, 2])

@@ -23,7 +23,7 @@ struct InMemoryStoreAttributionTests {
         let store = InMemoryStore()
         let board = try Board.testing(yaml: "flags:\n  banner: { type: bool, default: false }\n", store: store)
         try board.set("banner", to: true, as: Self.verified)
-        #expect(board.auditLog().map(\.attribution) == [Self.verified])
+        #expect(try board.auditLog().map(\.attribution) == [Self.verified])
         #expect(board.storedOverride("banner")?.actor == "ana")
     }
 }

@@ -29,13 +29,13 @@ struct InMemoryStoreExpiryTests {
         let store = InMemoryStore()
         let board = try Board.testing(yaml: Self.yaml, store: store)
         try board.set("banner", to: true, actor: "alice", expiresAt: store.clock.date.addingTimeInterval(600))
-        #expect(board.auditLog().map(\.event) == [.change])
+        #expect(try board.auditLog().map(\.event) == [.change])
         store.clock.advance(by: .seconds(600))
-        let history = board.auditLog()
+        let history = try board.auditLog()
         #expect(history.map(\.event) == [.change, .expired])
         #expect(history.last?.time == history.first?.expiresAt)
         #expect(history.last?.old == true && history.last?.new == nil)
-        #expect(board.auditLog(limit: 1).map(\.event) == [.expired])
+        #expect(try board.auditLog(limit: 1).map(\.event) == [.expired])
         #expect(try store.auditLog(limit: 10).count == 1)
     }
 
@@ -46,7 +46,7 @@ struct InMemoryStoreExpiryTests {
         store.clock.advance(by: .seconds(60))
         try board.set("banner", to: false, actor: "bob")
         store.clock.advance(by: .seconds(3600))
-        #expect(board.auditLog().map(\.event) == [.change, .change])
+        #expect(try board.auditLog().map(\.event) == [.change, .change])
         #expect(board.bool("banner", default: true) == false)
     }
 }

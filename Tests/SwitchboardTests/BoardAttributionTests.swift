@@ -16,7 +16,7 @@ struct BoardAttributionTests {
         try board.reset("app.upload.max_mb", as: Self.verified, expectedVersion: 2)
         try board.set("app.new_flow", to: true, as: Self.verified)
         try board.resetAll(as: Attribution(actor: "ops", verified: true))
-        let log = board.auditLog()
+        let log = try board.auditLog()
         #expect(log.map(\.attribution) == [Self.verified, Self.verified, Self.verified, Self.verified,
                                            Attribution(actor: "ops", verified: true)])
         #expect(log.map(\.key) == ["app.upload.max_mb", "app.upload.max_mb", "app.upload.max_mb", "app.new_flow",
@@ -30,7 +30,7 @@ struct BoardAttributionTests {
         try board.reset("app.upload.max_mb", actor: "carol")
         try board.set("app.new_flow", to: true, actor: "dave")
         try board.resetAll(actor: "erin")
-        #expect(board.auditLog().map(\.attribution) == ["alice", "bob", "carol", "dave", "erin"].map {
+        #expect(try board.auditLog().map(\.attribution) == ["alice", "bob", "carol", "dave", "erin"].map {
             Attribution.unverified($0)
         })
     }

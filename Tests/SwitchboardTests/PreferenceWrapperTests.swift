@@ -26,7 +26,7 @@ struct PreferenceWrapperTests {
         #expect(settings.theme == .dark)
         let again = try openBoard(project.flags)
         #expect(again.string("app.theme", default: "") == "dark")
-        #expect(again.auditLog().last?.actor == "settings")
+        #expect(try again.auditLog().last?.actor == "settings")
     }
 
     @Test func aRefusedAssignmentWritesNothingAndIsReported() throws {

@@ -31,7 +31,7 @@ struct RuntimeStoreTests {
         try board.set("app.upload.max_mb", to: 200, actor: "bob")
         try board.set("app.upload.max_mb", to: 200, actor: "bob")  // no change, no record
         try board.reset("app.upload.max_mb", actor: "carol")
-        let log = board.auditLog()
+        let log = try board.auditLog()
         #expect(log.map(\.actor) == ["alice", "bob", "carol"])
         #expect(log.map(\.old) == [nil, .int(100), .int(200)])
         #expect(log.map(\.new) == [.int(100), .int(200), nil])

@@ -493,11 +493,13 @@ public final class Board: Sendable {
         return definition
     }
 
-    /// The last `limit` entries of the audit history, oldest first (none when the store cannot be read): the
-    /// store's records, with an `expired` entry for each override that expired by the board's clock
-    /// (``AuditRecord/history(of:limit:now:)``).
-    public func auditLog(limit: Int = .max) -> [AuditRecord] {
-        (try? AuditRecord.history(of: store, limit: limit, now: clock.now())) ?? []
+    /// The last `limit` entries of the audit history, oldest first: the store's records, with an `expired` entry
+    /// for each override that expired by the board's clock (``AuditRecord/history(of:limit:now:)``).
+    ///
+    /// - Throws: the store's error when its log cannot be read or is corrupt: an empty history would say that
+    ///   nothing was ever changed.
+    public func auditLog(limit: Int = .max) throws(StoreError) -> [AuditRecord] {
+        try AuditRecord.history(of: store, limit: limit, now: clock.now())
     }
 
     // MARK: - Reloading and changes

@@ -78,7 +78,11 @@ extension Session {
     }
 
     func log(_ count: Int) -> Reply {
-        Reply(output: AuditRecord.renderedLog(board.auditLog(limit: count), terminal: terminal))
+        do throws(StoreError) {
+            return Reply(output: AuditRecord.renderedLog(try board.auditLog(limit: count), terminal: terminal))
+        } catch {
+            return failure(error.message, hint: error.hint)
+        }
     }
 
     func help(_ topic: String?) -> Reply {

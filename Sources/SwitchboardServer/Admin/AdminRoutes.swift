@@ -271,7 +271,13 @@ struct AdminRoutes {
             limit = number
         }
         // Each record in the audit log's own JSON form, one line of `audit.jsonl`.
-        let records = board.auditLog(limit: limit).map(\.json).joined(separator: ",")
+        let history: [AuditRecord]
+        do throws(StoreError) {
+            history = try board.auditLog(limit: limit)
+        } catch {
+            throw refusal(error)
+        }
+        let records = history.map(\.json).joined(separator: ",")
         return tagged(Response.json("{\"records\":[" + records + "]}"), version: board.storeVersion)
     }
 
@@ -364,11 +370,16 @@ struct AdminRoutes {
         case .invalidValue(let key, let problem):
             refused(Message.refusedValue(key: key, problem: problem, type: board.registry[key]?.type))
         case .store(let problem):
-            switch problem.kind {
-            case .conflict: .admin(.preconditionFailed, problem.message, hint: problem.hint)
-            case .unavailable: .admin(.serviceUnavailable, problem.message, hint: problem.hint)
-            case .corrupt: .admin(.internalServerError, problem.message, hint: problem.hint)
-            }
+            refusal(problem)
+        }
+    }
+
+    /// The answer to a store that refused: 412 for a conflict, 503 while it cannot be reached, 500 when corrupt.
+    private func refusal(_ problem: StoreError) -> ServerError {
+        switch problem.kind {
+        case .conflict: .admin(.preconditionFailed, problem.message, hint: problem.hint)
+        case .unavailable: .admin(.serviceUnavailable, problem.message, hint: problem.hint)
+        case .corrupt: .admin(.internalServerError, problem.message, hint: problem.hint)
         }
     }
 }
