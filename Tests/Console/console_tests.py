@@ -150,7 +150,7 @@ def test_sign_in_good_and_bad(browser, server):
     assert page.evaluate("sessionStorage.getItem('switchboard.token')") is None
     log = open(server.log_path).read()
     assert ADMIN not in log and "not-the-token" not in log
-    # The browser logs the refused sign-in's 403 as a failed load; anything else is a script error.
+    # The browser logs the refused sign-in's 401 as a failed load; anything else is a script error.
     errors = [error for error in console.errors if "Failed to load resource" not in error]
     assert not errors, errors
 

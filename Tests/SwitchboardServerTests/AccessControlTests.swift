@@ -49,8 +49,8 @@ import Testing
         try await withClient(admin: "admin-secret") { client in
             #expect(try await adminStatus(client, nil) == .unauthorized)
             #expect(try await adminStatus(client, "Basic YWRtaW46c2VjcmV0") == .unauthorized)
-            #expect(try await adminStatus(client, "Bearer wrong") == .forbidden)
-            #expect(try await adminStatus(client, "Bearer admin-secre") == .forbidden)
+            #expect(try await adminStatus(client, "Bearer wrong") == .unauthorized)
+            #expect(try await adminStatus(client, "Bearer admin-secre") == .unauthorized)
             #expect(try await adminStatus(client, "Bearer admin-secret") == .ok)
             #expect(try await adminStatus(client, "bearer admin-secret") == .ok)
             let refused = try await client.send(.get, "/v1/flags")
@@ -62,7 +62,7 @@ import Testing
         try await withClient(admin: "admin-secret") { client in
             let status = try await adminStatus(client, "Bearer wrong", method: .put, uri: "/v1/overrides/app.ratio",
                                                body: .json(#"{"value":2}"#))
-            #expect(status == .forbidden)
+            #expect(status == .unauthorized)
         }
         #expect(project.read(".switchboard/overrides.json") == nil)
     }
@@ -84,8 +84,8 @@ import Testing
             }
             let apiKey = HTTPField.Name("X-API-Key")!
             #expect(try await status([:]) == .unauthorized)
-            #expect(try await status([.authorization: "Bearer wrong"]) == .forbidden)
-            #expect(try await status([apiKey: "wrong"]) == .forbidden)
+            #expect(try await status([.authorization: "Bearer wrong"]) == .unauthorized)
+            #expect(try await status([apiKey: "wrong"]) == .unauthorized)
             #expect(try await status([.authorization: "Bearer read-secret"]) == .ok)
             #expect(try await status([apiKey: "read-secret"]) == .ok)
             #expect(try await status([.authorization: "Bearer admin-secret"]) == .ok)

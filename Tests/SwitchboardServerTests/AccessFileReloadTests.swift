@@ -37,7 +37,7 @@ import Testing
 
                 try AccessFileEditor.revoke(name: "ana", inFileAt: path)
                 try await waitUntil("the file without ana is in force") { try await people() == 1 }
-                #expect(try await status(ana) == .forbidden)
+                #expect(try await status(ana) == .unauthorized)
 
                 // An invalid file: the last good one stays, and the health document says why.
                 let good = try #require(project.read("access.yaml"))

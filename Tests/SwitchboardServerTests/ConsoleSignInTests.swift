@@ -82,7 +82,7 @@ import Testing
             #expect(provider.tokenRequests.isEmpty)
             #expect(server.metrics.contains(#"switchboard_auth_failures_total{reason="unknown_state"} 1"#))
             let session = try await browser.get(server: "/console/api/session", bearer: "sbs_made-up")
-            #expect(session.status == .forbidden)
+            #expect(session.status == .unauthorized)
         }
     }
 

@@ -67,7 +67,7 @@ import Testing
                 let read = try await client.get("/v1/usage", headers: [.authorization: "Bearer read-secret"])
                 #expect(read.status == .ok)
                 let wrong = try await client.get("/v1/usage", headers: [.authorization: "Bearer guess"])
-                #expect(wrong.status == .forbidden)
+                #expect(wrong.status == .unauthorized)
                 let admin = try await client.get("/v1/usage", headers: Self.authorization)
                 #expect(admin.status == .ok)
             }

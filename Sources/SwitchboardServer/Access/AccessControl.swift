@@ -121,8 +121,11 @@ final class AccessControl: Service, Sendable {
 
     /// The principal a request comes from.
     ///
-    /// - Throws: 401 without a credential where one is needed, 403 for a credential the server does not know, 429
-    ///   for an address that failed too often. OFREP refusals are shaped as OFREP errors, the rest as admin errors.
+    /// - Throws: 401 without a credential where one is needed and for one that is not valid here (unknown, expired,
+    ///   badly signed: RFC 6750's `invalid_token`, as OFREP's 401 "missing, invalid, or expired"), 403 for a person
+    ///   the identity provider vouches for whom no group gives a role, 503 while the identity provider cannot be
+    ///   reached (the credential may be fine: a client retries), 429 for an address that failed too often. OFREP
+    ///   refusals are shaped as OFREP errors, the rest as admin errors.
     func principal(of request: Request, context: ServerContext, scope: Scope) async throws(ServerError) -> Principal {
         let address = clientAddress(of: request, context: context)
         if let wait = limiter.retryAfter(for: address) {
@@ -205,7 +208,16 @@ final class AccessControl: Service, Sendable {
         // Nor is a provider that cannot be reached: the person did nothing wrong.
         if reason != "expired", reason != "provider_unavailable" { limiter.recordFailure(of: address) }
         logger.warning("refused a credential from \(address): \(message) (\(reason))")
-        return refusal(scope, .forbidden, message)
+        switch reason {
+        case "no_role":
+            return refusal(scope, .forbidden, message)
+        case "provider_unavailable":
+            return refusal(scope, .serviceUnavailable, message)
+        default:
+            var error = refusal(scope, .unauthorized, message)
+            error.headers[.wwwAuthenticate] = #"Bearer error="invalid_token""#
+            return error
+        }
     }
 
     /// A refusal in the shape of the API refusing.

@@ -185,7 +185,8 @@ const keyPath = (key) => encodeURIComponent(key);
     const result = await api('/console/api/session');
     if (!result.ok) {
       state.token = null;
-      const message = result.status === 403 ? 'Wrong token: ' + problem(result)
+      // 401 for a token given is a token the server does not take; without one, the server needs one.
+      const message = token && result.status === 401 ? 'Wrong token: ' + problem(result)
         : problem(result);
       setText('sign-in-error', message);
       $('token').select();
