@@ -46,14 +46,24 @@ struct AccessCommandTests {
         #expect(after.objectValue?["people"]?.listValue?.count == 1)
     }
 
-    @Test(arguments: ["eve\tx", "eve\nx", "eve\u{1B}[31m"])
-    func refusesANameThatIsNotOneLineOfText(name: String) throws {
+    /// A name the audit log would show as another's: broken lines, invisible characters, a space at an end, and
+    /// the log's own notation (`bob (claimed "ana")`).
+    @Test(arguments: [
+        ("eve\tx", "a name must be one line of visible text"), ("eve\nx", "a name must be one line of visible text"),
+        ("eve\u{1B}[31m", "a name must be one line of visible text"),
+        ("ana\u{200B}", "a name must be one line of visible text"),
+        ("ana ", "a name cannot start or end with a space"), (" ana", "a name cannot start or end with a space"),
+        (#"bob (claimed "ana")"#, "a name cannot hold quotes or parentheses"),
+    ])
+    func refusesANameTheLogWouldShowAsAnother(name: String, message: String) throws {
         let path = project.file("access.yaml")
         let add = try run(["access", "add", name, "--role", "read", "--access-file", path])
         #expect(add.status == 1)
-        #expect(add.stderr.contains("a name must be one line of text, without tabs or control characters"),
-                "\(add.stderr)")
+        #expect(add.stderr.contains(message), "\(add.stderr)")
+        #expect(add.stderr.contains("hint: for example `ana`, `Zoë Ngata` or `payments-bot`"), "\(add.stderr)")
         #expect(project.read("access.yaml") == nil)
+        // A name of more than ASCII is a name.
+        #expect(try run(["access", "add", "Zoë Ngata", "--role", "read", "--access-file", path]).status == 0)
     }
 
     @Test func refusesUsageMistakes() throws {

@@ -28,6 +28,23 @@ struct AuditLogRenderingTests {
             """)
     }
 
+    /// A name that could pass for another in the column (one given on the command line or by an identity
+    /// provider; access files refuse them) is quoted, its invisible characters escaped, so that no row reads as
+    /// another person's or as two rows.
+    @Test func aNameThatCouldPassForAnotherIsQuoted() {
+        let names = ["ana\u{200B}", "ana ", #"bob (claimed "ana")"#, "eve\n2026-11-27T10:00:00.000Z  ana", "Zoë Ngata"]
+        let records = names.map { AuditRecord(time: Self.time, actor: $0, verified: true, key: "k", old: nil, new: 1) }
+        #expect(AuditRecord.renderedLog(records, terminal: Terminal(fd: 1, colors: false)) == #"""
+            TIME                      ACTOR                                 KEY  CHANGE
+            2026-11-27T10:00:00.000Z  "ana\u200b"                           k    (none) → 1
+            2026-11-27T10:00:00.000Z  "ana "                                k    (none) → 1
+            2026-11-27T10:00:00.000Z  "bob (claimed \"ana\")"               k    (none) → 1
+            2026-11-27T10:00:00.000Z  "eve\n2026-11-27T10:00:00.000Z  ana"  k    (none) → 1
+            2026-11-27T10:00:00.000Z  Zoë Ngata                             k    (none) → 1
+
+            """#)
+    }
+
     /// A write that expires says until when, and a write over it what the expiry was, so that changing only the
     /// expiry (here, dropping it) does not read as `7 → 7`.
     @Test func aWriteThatExpiresSaysUntilWhen() {

@@ -66,6 +66,16 @@ public struct AccessFile: Sendable, Hashable {
     /// Names no person may take: the built-in people and the anonymous reader.
     public static let reservedNames: Set<String> = [Principal.adminTokenName, Principal.readTokenName, "anonymous"]
 
+    /// Why `name` cannot be a person's name, with a hint; `nil` when it can: a name the audit log shows as it is
+    /// (``PersonName/problem(_:)``), and none of the ``reservedNames``.
+    static func nameProblem(_ name: String) -> (text: String, hint: String)? {
+        if reservedNames.contains(name) {
+            return (text: "'\(name)' is a built-in name",
+                    hint: "choose another; 'admin-token' and 'read-token' are the server's own tokens")
+        }
+        return PersonName.problem(name).map { (text: $0, hint: "for example `ana`, `Zoë Ngata` or `payments-bot`") }
+    }
+
     /// The fields of the file's top level.
     static let topFields = ["people", "anonymous_read", "oidc"]
     /// The fields of a person.
@@ -242,9 +252,8 @@ struct AccessFileReader {
             switch field {
             case "name":
                 name = text(pair.value, field: "name")
-                if let given = name, AccessFile.reservedNames.contains(given) {
-                    error(pair.value, "'\(given)' is a built-in name",
-                          hint: "choose another name; 'admin-token' and 'read-token' are the server's own tokens")
+                if let given = name, let problem = AccessFile.nameProblem(given) {
+                    error(pair.value, problem.text, hint: problem.hint)
                     name = nil
                 }
             case "token_sha256":

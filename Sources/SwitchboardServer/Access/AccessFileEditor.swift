@@ -27,17 +27,7 @@ public enum AccessFileEditor {
     /// - Throws: ``Refusal`` when the name is taken or reserved, a namespace is not a key prefix, or the file is
     ///   invalid.
     public static func add(name: String, grant: Grant, toFileAt path: String) throws(Refusal) -> String {
-        // A line break or a tab would break the audit log's lines and `access list`'s columns.
-        let unprintable = name.contains(where: \.isNewline)
-            || name.unicodeScalars.contains { $0.properties.generalCategory == .control }
-        guard !name.isEmpty, !unprintable else {
-            throw Refusal(message: "a name must be one line of text, without tabs or control characters",
-                          hint: "for example `ana` or `payments-bot`")
-        }
-        guard !AccessFile.reservedNames.contains(name) else {
-            throw Refusal(message: "'\(name)' is a built-in name",
-                          hint: "choose another; 'admin-token' and 'read-token' are the server's own tokens")
-        }
+        if let problem = AccessFile.nameProblem(name) { throw Refusal(message: problem.text, hint: problem.hint) }
         for namespace in grant.namespaces ?? [] where !KeySyntax.isValid(namespace) {
             throw Refusal(message: "'\(namespace)' is not a namespace: a namespace is a key prefix such as `checkout`",
                           hint: KeySyntax.hint(for: namespace))

@@ -31,11 +31,13 @@ extension AuditRecord {
 
     /// Who made the write, as the log shows it: `ana` for a verified person, `ana (claimed "mallory")` when the
     /// client sent another name, and `alice (unverified)` for a name the writer gave that nobody checked (the
-    /// command line, the REPL, library writes, and records written before writes were attributed).
+    /// command line, the REPL, library writes, and records written before writes were attributed). A name that
+    /// could pass for another or break the line is quoted (``PersonName/shown(_:)``).
     public var renderedActor: String {
         var notes: [String] = []
         if !verified { notes.append("unverified") }
         if let claimedActor { notes.append("claimed \(Message.quoted(claimedActor))") }
-        return notes.isEmpty ? actor : "\(actor) (\(notes.joined(separator: ", ")))"
+        let name = PersonName.shown(actor)
+        return notes.isEmpty ? name : "\(name) (\(notes.joined(separator: ", ")))"
     }
 }

@@ -1281,16 +1281,35 @@ const keyPath = (key) => encodeURIComponent(key);
     renderAudit();
   }
 
+  /** Text in double quotes with quotes, backslashes and every character outside printable ASCII escaped, as the
+   *  log writes it (Swift's `Message.quoted`): `"ana\u200b"`. */
+  function quoted(text) {
+    return '"' + text.replace(/["\\]|[^\x20-\x7e]/g, (c) => {
+      if (c === '"' || c === '\\') return '\\' + c;
+      return c === '\n' ? '\\n' : '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
+    }) + '"';
+  }
+
+  /** A name as `switchboard log` shows it (Swift's `PersonName.shown`): as it is when it reads as itself, else quoted:
+   *  one with an invisible character, a space at an end, a quote or a parenthesis could pass for another name. */
+  function shownName(name) {
+    const misleading = name === '' || /[\p{C}\p{Zl}\p{Zp}"()]/u.test(name) || /(?! )\p{Zs}/u.test(name)
+      || name.startsWith(' ') || name.endsWith(' ');
+    return misleading ? quoted(name) : name;
+  }
+
   /** Who made a write, as `switchboard log` shows it: `ana (claimed "mallory")`, `cli:bob (unverified)`. */
   function auditActor(record) {
     const notes = record.verified ? [] : ['unverified'];
-    if (record.claimed_actor) notes.push('claimed ' + JSON.stringify(record.claimed_actor));
-    return notes.length ? record.actor + ' (' + notes.join(', ') + ')' : record.actor;
+    if (record.claimed_actor) notes.push('claimed ' + quoted(record.claimed_actor));
+    const name = shownName(record.actor);
+    return notes.length ? name + ' (' + notes.join(', ') + ')' : name;
   }
 
   /** Who set the override in force: its name, marked `(unverified)` when its write's record says nobody checked it. */
   function overrideActor(stored) {
-    return stored.verified === false ? stored.actor + ' (unverified)' : stored.actor;
+    const name = shownName(stored.actor);
+    return stored.verified === false ? name + ' (unverified)' : name;
   }
 
   function renderAudit() {
