@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Switchboard
-import SwitchboardServer
+@testable import SwitchboardServer
 import SwitchboardTestSupport
 import Testing
 
@@ -53,6 +53,24 @@ import Testing
                 #expect(escaped.status == .tooManyRequests)
             }
         }
+    }
+
+    /// Some proxies write the client's port too: a client is its address, whatever port each connection came from.
+    @Test(arguments: [
+        ("203.0.113.9", "203.0.113.9"), ("203.0.113.9:41234", "203.0.113.9"), ("[2001:db8::1]:443", "2001:db8::1"),
+        ("[2001:db8::1]", "2001:db8::1"), ("2001:db8::1", "2001:db8::1"),
+    ])
+    func aForwardedAddressIsReadWithoutItsPort(hop: String, client: String) throws {
+        let proxies = try TrustedProxies(["10.0.0.1"])
+        #expect(proxies.client(peer: "10.0.0.1", forwardedFor: ["198.51.100.7, \(hop)"]) == client)
+    }
+
+    /// An entry that is no address (or an address with something that is no port) ends the chain: the request is
+    /// the proxy's.
+    @Test(arguments: ["unknown", "203.0.113.9:", "203.0.113.9:http", "[2001:db8::1]x", "[nonsense]:80", "a:b:c"])
+    func aForwardedEntryThatIsNoAddressIsTheProxys(hop: String) throws {
+        let proxies = try TrustedProxies(["10.0.0.1"])
+        #expect(proxies.client(peer: "10.0.0.1", forwardedFor: [hop]) == "10.0.0.1")
     }
 
     @Test(arguments: ["10.0.0.0/33", "not-an-address", "10.0.0.1/", "::1/129"])

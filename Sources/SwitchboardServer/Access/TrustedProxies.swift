@@ -7,7 +7,7 @@ import Foundation
 /// Each entry is an IPv4 or IPv6 address, or a block in CIDR notation (`10.0.0.0/8`, `fd00::/8`). A request whose
 /// connection comes from one of them is attributed to the rightmost address in `X-Forwarded-For` that is not
 /// one of them (each proxy appends the address it received the request from, so the entries left of it could be
-/// written by the client); from anyone else, the header is ignored.
+/// written by the client), without a port if the proxy wrote one; from anyone else, the header is ignored.
 public struct TrustedProxies: Sendable, Hashable {
     /// An address or block: the address's bytes and how many leading bits must match.
     private struct Block: Sendable, Hashable {
@@ -72,11 +72,35 @@ public struct TrustedProxies: Sendable, Hashable {
         guard !blocks.isEmpty, isTrusted(peer) else { return peer }
         let hops = forwardedFor.flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces) }
-        for hop in hops.reversed() where !isTrusted(hop) {
+        for hop in hops.reversed() {
             // A hop that is no address (`unknown`, garbage) ends the chain: what is left of it is the client's word.
-            return Self.bytes(of: hop) == nil ? peer : hop
+            guard let address = Self.address(ofHop: hop) else { return peer }
+            if !isTrusted(address) { return address }
         }
         return peer
+    }
+
+    /// The address of an `X-Forwarded-For` entry, without the port some proxies add (`203.0.113.9:41234`,
+    /// `[2001:db8::1]:41234`): a client is one address whatever port each of its connections came from. `nil` for
+    /// an entry that is no address.
+    static func address(ofHop hop: String) -> String? {
+        if bytes(of: hop) != nil { return hop }
+        let host: Substring
+        let port: Substring
+        if hop.hasPrefix("["), let close = hop.firstIndex(of: "]") {
+            host = hop[hop.index(after: hop.startIndex)..<close]
+            port = hop[hop.index(after: close)...]
+        } else if let colon = hop.firstIndex(of: ":"), hop.lastIndex(of: ":") == colon {
+            host = hop[..<colon]
+            port = hop[colon...]
+        } else {
+            return nil
+        }
+        let digits = port.dropFirst()
+        guard port.isEmpty || (port.first == ":" && !digits.isEmpty && digits.allSatisfy { $0.isASCII && $0.isNumber }),
+              bytes(of: String(host)) != nil
+        else { return nil }
+        return String(host)
     }
 
     private func isTrusted(_ address: String) -> Bool {
