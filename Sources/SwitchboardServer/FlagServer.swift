@@ -120,7 +120,9 @@ public final class FlagServer: Sendable {
     }
 
     func makeRouter() -> Router<ServerContext> {
-        let router = Router(context: ServerContext.self)
+        // HEAD wherever GET is (RFC 9110 §9.1: a health probe may use it), answered by the GET route without its
+        // body; the event streams refuse it with 405 (OFREPRoutes, ConsoleRoutes).
+        let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
         // A span per request when a tracer is in effect (bootstrapped, or a `withTracer` scope around `start()`);
         // without one, requests skip the middleware altogether.
         if !(InstrumentationSystem.tracer is NoOpTracer) {

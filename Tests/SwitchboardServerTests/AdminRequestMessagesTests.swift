@@ -69,6 +69,9 @@ import Testing
         (.post, "/v1/flags/app.upload.max_mb", "GET", "POST is not allowed here; use GET"),
         (.delete, "/v1/audit", "GET", "DELETE is not allowed here; use GET"),
         (.post, "/v1/usage", "GET", "POST is not allowed here; use GET"),
+        (.options, "/v1/flags", "GET", "OPTIONS is not allowed here; use GET"),
+        (.trace, "/v1/audit", "GET", "TRACE is not allowed here; use GET"),
+        (.trace, "/v1/usage", "GET", "TRACE is not allowed here; use GET"),
     ])
     func aWrongMethodIs405WithWhatThePathTakes(
         method: HTTPRequest.Method, path: String, allow: String, message: String

@@ -48,7 +48,8 @@ struct AdminRoutes {
         ]
         for (path, allowed) in paths {
             let refuse = ServerError.methodNotAllowed(allow: allowed) { .admin(.methodNotAllowed, $0) }
-            for method: HTTPRequest.Method in [.get, .head, .post, .put, .patch, .delete]
+            // HEAD where GET is: the router answers it from the GET route (FlagServer).
+            for method: HTTPRequest.Method in [.get, .head, .post, .put, .patch, .delete, .options, .trace]
             where !allowed.contains(method) && !(method == .head && allowed.contains(.get)) {
                 group.on(RouterPath(path), method: method, use: refuse)
             }

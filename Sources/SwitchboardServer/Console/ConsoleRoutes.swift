@@ -52,6 +52,9 @@ struct ConsoleRoutes {
         api.post("flags/**", use: explain)
         api.get("audit", use: AdminRoutes(board: board, maxBodyBytes: maxBodyBytes).audit)
         api.get("events", use: events)
+        // Not HEAD, which the router would answer from the GET route: a stream has no headers to show without
+        // starting.
+        api.head("events", use: ServerError.methodNotAllowed(allow: [.get]) { .admin(.methodNotAllowed, $0) })
     }
 
     /// How long a browser keeps a file fetched by its hashed name: a year, since a changed file has another name.

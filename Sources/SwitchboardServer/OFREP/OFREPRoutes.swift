@@ -41,7 +41,8 @@ struct OFREPRoutes {
             group.on("evaluate/flags", method: method, use: Self.methodNotAllowed(allow: .post))
             group.on("evaluate/flags/**", method: method, use: Self.methodNotAllowed(allow: .post))
         }
-        for method: HTTPRequest.Method in [.post, .put, .patch, .delete] {
+        // HEAD too: a stream has no headers to show without starting.
+        for method: HTTPRequest.Method in [.head, .post, .put, .patch, .delete] {
             group.on("events", method: method, use: Self.methodNotAllowed(allow: .get))
         }
         // What a path takes; from an allowed origin (`--cors-origin`), CORSMiddleware answers a browser's
