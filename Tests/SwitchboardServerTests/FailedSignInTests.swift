@@ -9,7 +9,7 @@ import SwitchboardTestSupport
 import Testing
 
 /// Failed sign-ins are counted by reason and logged without the token; ten from one address within a minute shut
-/// it out with 429 and `Retry-After`.
+/// it out with 429 and `Retry-After`, and the log says so once.
 @Suite struct FailedSignInTests {
     let project = TestProject(fixture: "flags")
 
@@ -34,5 +34,8 @@ import Testing
         let text = logs.entries.map { "\($0.message)" }.joined(separator: "\n")
         #expect(text.contains("refused a credential from 127.0.0.1"))
         #expect(!text.contains("guess-"))
+        // The failure that shut the address out says so, once.
+        let shutOut = logs.entries.filter { "\($0.message)".contains("127.0.0.1 is refused for up to 60 s after 10 failed") }
+        #expect(shutOut.count == 1, "\(text)")
     }
 }

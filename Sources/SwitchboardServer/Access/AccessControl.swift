@@ -206,8 +206,8 @@ final class AccessControl: Service, Sendable {
     private func failure(_ scope: Scope, address: String, reason: String, _ message: String) -> ServerError {
         metrics.recordAuthFailure(reason: reason)
         // Nor is a provider that cannot be reached: the person did nothing wrong.
-        if reason != "expired", reason != "provider_unavailable" { limiter.recordFailure(of: address) }
         logger.warning("refused a credential from \(address): \(message) (\(reason))")
+        if reason != "expired", reason != "provider_unavailable" { holdFailure(against: address) }
         switch reason {
         case "no_role":
             return refusal(scope, .forbidden, message)
@@ -218,6 +218,14 @@ final class AccessControl: Service, Sendable {
             error.headers[.wwwAuthenticate] = #"Bearer error="invalid_token""#
             return error
         }
+    }
+
+    /// Holds a failed sign-in against `address`, and logs the one that shuts it out: an operator sees the lockout
+    /// (someone guessing tokens, or a proxy not named with `--trusted-proxy`) without counting warnings.
+    func holdFailure(against address: String) {
+        guard limiter.recordFailure(of: address) else { return }
+        let seconds = Int(limiter.window)
+        logger.warning("\(address) is refused for up to \(seconds) s after \(limiter.limit) failed sign-ins (429)")
     }
 
     /// A refusal in the shape of the API refusing.

@@ -34,10 +34,14 @@ final class FailureLimiter: Sendable {
     }
 
     /// Records a failure of `address`.
-    func recordFailure(of address: String, now: Double = Date().timeIntervalSince1970) {
+    ///
+    /// - Returns: whether this failure shut the address out (the one that reached ``limit``), for the server's log.
+    @discardableResult
+    func recordFailure(of address: String, now: Double = Date().timeIntervalSince1970) -> Bool {
         failures.withLock { table in
             var times = table[address] ?? []
             times.removeAll { now - $0 >= window }
+            let wasShut = times.count >= limit
             times.append(now)
             // Only the latest `limit` matter for the decision.
             if times.count > limit { times.removeFirst(times.count - limit) }
@@ -48,6 +52,7 @@ final class FailureLimiter: Sendable {
                     table[oldest.key] = nil
                 }
             }
+            return !wasShut && times.count >= limit
         }
     }
 }

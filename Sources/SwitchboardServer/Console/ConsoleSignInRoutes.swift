@@ -125,9 +125,9 @@ struct ConsoleSignInRoutes {
     ) -> Response {
         signIn.metrics.recordAuthFailure(reason: refusal.reason)
         // An outage of the provider is nobody's failed sign-in: it is counted, but held against no address.
-        if refusal.reason != "provider_unavailable" { access.limiter.recordFailure(of: address) }
         signIn.logger.warning(
             "refused a console sign-in from \(address): \(refusal.message) (\(refusal.reason))")
+        if refusal.reason != "provider_unavailable" { access.holdFailure(against: address) }
         return Self.toPage(error: "Sign-in failed: " + refusal.message, next: next)
     }
 
