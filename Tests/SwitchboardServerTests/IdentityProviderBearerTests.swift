@@ -181,7 +181,8 @@ import Testing
         // Port 1 on loopback: nothing listens there, so the connection is refused at once.
         let (token, file) = try await TestIdentityProvider.with { provider in
             (try await provider.token(provider.claims()),
-             provider.accessFile.replacingOccurrences(of: provider.issuer, with: "http://127.0.0.1:1"))
+             provider.accessFile.replacingOccurrences(of: provider.issuer, with: "http://127.0.0.1:1")
+                + "\nanonymous_read: true\n")
         }
         let path = project.write("access.yaml", file)
         try await LiveServer.with(project, configure: { $0.accessFile = path }) { server in
@@ -192,6 +193,19 @@ import Testing
                 #expect(answer.text.contains("cannot be reached"), "\(answer.text)")
                 #expect(server.metrics.contains(
                     #"switchboard_auth_failures_total{reason="provider_unavailable"} 1"#))
+                // Asked again at once, the server answers from its last try, and says when to try again.
+                let again = try await client.execute(TestClient.Request(
+                    "/v1/flags", method: .get, authority: "127.0.0.1", headers: [.authorization: "Bearer " + token],
+                    body: nil))
+                #expect(again.status == .serviceUnavailable)
+                #expect(again.headers[.retryAfter] == "5")
+                // Health says so: the server serves, but these tokens cannot be checked.
+                let health = try await client.execute(TestClient.Request(
+                    "/healthz", method: .get, authority: "127.0.0.1", headers: [:], body: nil))
+                let document = try Value(json: health.body.map { String(buffer: $0) } ?? "")
+                #expect(document.objectValue?["status"] == "degraded")
+                let error = document.objectValue?["accessFile"]?.objectValue?["identityProviderError"]?.stringValue
+                #expect(error?.isEmpty == false, "\(document)")
             }
         }
     }

@@ -35,6 +35,8 @@ final class AccessControl: Service, Sendable {
         var people: Int
         /// Why the file on disk is not the one in force; `nil` when it is.
         var problem: String?
+        /// Why the identity provider's tokens cannot be verified now; `nil` when they can or there is none.
+        var identityProblem: String?
     }
 
     let adminToken: AccessToken?
@@ -114,7 +116,10 @@ final class AccessControl: Service, Sendable {
     /// What `/healthz` reports; `nil` without an access file.
     var health: Health? {
         guard let path else { return nil }
-        return state.withLock { Health(path: path, people: $0.file?.people.count ?? 0, problem: $0.problem) }
+        return state.withLock {
+            Health(path: path, people: $0.file?.people.count ?? 0, problem: $0.problem,
+                   identityProblem: $0.identity?.problem)
+        }
     }
 
     // MARK: - Who is it
@@ -212,7 +217,10 @@ final class AccessControl: Service, Sendable {
         case "no_role":
             return refusal(scope, .forbidden, message)
         case "provider_unavailable":
-            return refusal(scope, .serviceUnavailable, message)
+            var error = refusal(scope, .serviceUnavailable, message)
+            // The provider is asked again no sooner than this.
+            error.headers[.retryAfter] = "\(IdentityProvider.defaultRefreshInterval.components.seconds)"
+            return error
         default:
             var error = refusal(scope, .unauthorized, message)
             error.headers[.wwwAuthenticate] = #"Bearer error="invalid_token""#

@@ -3,6 +3,9 @@
 protocol BearerVerifier: Sendable {
     /// Who presents `token`, or why not.
     func principal(forBearer token: String) async -> BearerVerdict
+    /// Why credentials cannot be verified now (the identity provider could not be reached at the last try);
+    /// `nil` when they can. `/healthz` reports it.
+    var problem: String? { get }
 }
 
 /// What a ``BearerVerifier`` made of a credential.

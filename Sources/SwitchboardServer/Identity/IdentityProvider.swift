@@ -134,9 +134,15 @@ final class IdentityProvider: Sendable {
         state.withLock { state in
             state.lastFailure = failure
             state.inFlight = nil
+            // The interval counts from the read's end: a provider that times out is not asked again at once, so
+            // requests in the meantime get its failure at once rather than each waiting out a timeout of its own.
+            state.lastFetch = ContinuousClock.now
         }
         return failure
     }
+
+    /// Why the last read of the provider failed; `nil` when it succeeded or none has been made (`/healthz`).
+    var problem: String? { state.withLock { $0.lastFailure } }
 
     private func discover() async throws(Unavailable) -> Endpoints {
         var base = issuer.absoluteString

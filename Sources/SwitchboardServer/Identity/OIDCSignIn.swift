@@ -62,6 +62,9 @@ final class OIDCSignIn: BearerVerifier {
         self.logger = logger
     }
 
+    /// Why the identity provider could not be read at the last try; `nil` when it could (``IdentityProvider``).
+    var problem: String? { provider.problem }
+
     // MARK: - Bearer tokens
 
     func principal(forBearer token: String) async -> BearerVerdict {

@@ -45,7 +45,8 @@ struct HealthRoutes {
         let accessHealth = access.health
         let errors = status.reloadErrors
         var object: [String: Value] = [
-            "status": status.isDegraded || accessHealth?.problem != nil ? "degraded" : "ok",
+            "status": status.isDegraded || accessHealth?.problem != nil || accessHealth?.identityProblem != nil
+                ? "degraded" : "ok",
             "revision": .int(Int(truncatingIfNeeded: board.revision)),
             "definitions": .int(board.registry.count),
             "version": .string(SwitchboardVersion.current),
@@ -57,6 +58,7 @@ struct HealthRoutes {
         if let accessHealth {
             var file: [String: Value] = ["path": .string(accessHealth.path), "people": .int(accessHealth.people)]
             if let problem = accessHealth.problem { file["error"] = .string(problem) }
+            if let problem = accessHealth.identityProblem { file["identityProviderError"] = .string(problem) }
             object["accessFile"] = .object(file)
         }
         return .object(object)
