@@ -141,8 +141,10 @@ final class IdentityProvider: Sendable {
         return failure
     }
 
-    /// Why the last read of the provider failed; `nil` when it succeeded or none has been made (`/healthz`).
-    var problem: String? { state.withLock { $0.lastFailure } }
+    /// Why no token can be verified: the last read of the provider failed and no keys are in hand; `nil` when
+    /// keys are (a failed read of new keys still leaves those), or no read has been made (`/healthz`). The next
+    /// token presented reads again, so it clears when the provider is back and someone signs in.
+    var problem: String? { state.withLock { $0.keys == nil ? $0.lastFailure : nil } }
 
     private func discover() async throws(Unavailable) -> Endpoints {
         var base = issuer.absoluteString
