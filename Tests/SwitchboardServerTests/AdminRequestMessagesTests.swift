@@ -44,6 +44,9 @@ import Testing
     // longer than any name, is refused rather than dropped or cut. Nothing is written.
     @Test(arguments: [
         (#"{"value": 100"#, "the body is not valid JSON: 1:14: "),
+        // Which of two would count is up to each reader: neither, here.
+        (#"{"text": "dark", "text": "light"}"#,
+         #"the body is not valid JSON: 1:18: the key "text" appears twice in this object"#),
         (#"{"value": 100, "actor": 42}"#, "actor must be a string, the name you claim for the audit log, not an int"),
         (#"{"value": 100, "actor": "\#(String(repeating: "a", count: 201))"}"#,
          "actor is at most 200 characters, not 201; nothing was written"),

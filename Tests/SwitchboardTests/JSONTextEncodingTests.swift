@@ -26,6 +26,14 @@ struct JSONTextEncodingTests {
         #expect(value == .object(["café": "naïve ☕ 😀", "k": "é\n"]))
     }
 
+    /// Which of two values a reader takes for a key given twice differs from reader to reader (RFC 8259 §4), so
+    /// neither is taken: the text is refused where the second key starts.
+    @Test func aKeyGivenTwiceIsRefused() {
+        #expect(Self.parse(Array(#"{"a": 1, "b": {"a": 2}}"#.utf8)) == .success(["a": 1, "b": ["a": 2]]))
+        #expect(Self.parse(Array("{\"a\": 1,\n \"a\": 2}".utf8))
+            == .failure(JSONError(message: #"the key "a" appears twice in this object"#, line: 2, column: 2)))
+    }
+
     @Test func aByteOrderMarkIsSkipped() throws {
         #expect(try Value(jsonBytes: [0xEF, 0xBB, 0xBF] + Array(#"{"a": 1}"#.utf8)) == .object(["a": 1]))
         // Only at the start: elsewhere it is a character like any other, and outside a string a mistake.

@@ -61,7 +61,7 @@ public struct JSONError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(line):\(column): \(message)" }
 }
 
-/// A small strict JSON parser (RFC 8259) that keeps integers and doubles apart.
+/// A small strict JSON parser (RFC 8259, with I-JSON's unique keys) that keeps integers and doubles apart.
 private struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
@@ -145,7 +145,13 @@ private struct JSONParser {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a string key") }
+            let keyStart = index
             let key = try parseString()
+            // Which of two would count is up to each reader (RFC 8259 §4); I-JSON (RFC 7493) forbids them.
+            if members[key] != nil {
+                index = keyStart
+                throw error("the key \(Message.quoted(key)) appears twice in this object")
+            }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
