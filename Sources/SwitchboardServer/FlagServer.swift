@@ -144,7 +144,7 @@ public final class FlagServer: Sendable {
                     traceValues: configuration.traceValues)
             .register(on: ofrep)
         let admin = router.group("v1").add(middleware: AccessMiddleware(access: access, scope: .admin))
-        AdminRoutes(board: board, maxBodyBytes: configuration.maxBodyBytes).register(on: admin)
+        AdminRoutes(board: board, maxBodyBytes: configuration.maxBodyBytes, logger: logger).register(on: admin)
         UsageRoutes(board: board, usage: metrics.usage).register(on: admin)
         ConsoleRoutes(board: board, feed: feed, access: access, maxBodyBytes: configuration.maxBodyBytes,
                       usage: metrics.usage)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import InMemoryLogging
 import Prometheus
 import Switchboard
 import SwitchboardServer
@@ -33,13 +34,14 @@ import Testing
     }
 
     private func withClient(
-        admin: String? = nil, _ test: @escaping @Sendable (any TestClientProtocol, Board) async throws -> Void
+        admin: String? = nil, logs: InMemoryLogHandler = InMemoryLogHandler(),
+        _ test: @escaping @Sendable (any TestClientProtocol, Board) async throws -> Void
     ) async throws {
         var configuration = ServerConfiguration(adminToken: admin.flatMap(AccessToken.init),
                                                 prometheus: PrometheusCollectorRegistry())
         configuration.accessFile = project.file("access.yaml")
         let board = try project.board()
-        let server = FlagServer(board: board, configuration: configuration)
+        let server = FlagServer(board: board, configuration: configuration, logger: recordingLogger(logs))
         try await server.makeApplication().test(.router) { client in try await test(client, board) }
     }
 
@@ -67,6 +69,26 @@ import Testing
             #expect(record["claimed_actor"] == "mallory")
             #expect(record["verified"] == true)
         }
+    }
+
+    /// The server's log says who wrote which key, and who tried to write beyond their role, without the values.
+    @Test func writesAndRefusedWritesAreLogged() async throws {
+        let logs = InMemoryLogHandler()
+        try await withClient(logs: logs) { client, _ in
+            _ = try await client.send(.put, "/v1/overrides/checkout.new_flow", headers: bearer("writer"),
+                                      body: .json(#"{"value": true}"#))
+            _ = try await client.send(.put, "/v1/overrides/app.theme", headers: bearer("writer"),
+                                      body: .json(#"{"value": {"dark": true}}"#))
+            _ = try await client.send(.delete, "/v1/overrides", headers: bearer("writer"))
+            _ = try await client.send(.delete, "/v1/overrides/checkout.new_flow", headers: bearer("boss"))
+        }
+        let lines = logs.entries.map { "\($0.message)" }
+        #expect(lines.contains("writer set checkout.new_flow (version 1)"), "\(lines)")
+        #expect(lines.contains("refused a write: writer may not change app.theme: 'app.theme' is outside the "
+                                + "namespaces this role may write ('checkout')"), "\(lines)")
+        #expect(lines.contains("refused a write: writer may not remove every override: only the role 'admin' may"),
+                "\(lines)")
+        #expect(lines.contains("boss removed the override of checkout.new_flow"), "\(lines)")
     }
 
     @Test func aReaderReadsEverythingAndWritesNothing() async throws {

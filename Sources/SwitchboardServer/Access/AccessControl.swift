@@ -241,22 +241,25 @@ final class AccessControl: Service, Sendable {
         scope == .ofrep ? .ofrep(status, code: "GENERAL", details: message) : .admin(status, message, hint: hint)
     }
 
-    /// Refuses a write the principal's grant does not cover.
+    /// Refuses a write the principal's grant does not cover, and logs the refusal: someone writing beyond their
+    /// role is the operator's business as much as a wrong token is.
     ///
     /// - Throws: 403 with the reason.
-    static func checkWrite(_ key: String, by principal: Principal) throws(ServerError) {
+    static func checkWrite(_ key: String, by principal: Principal, logger: Logger?) throws(ServerError) {
         guard let reason = principal.grant.refusal(toWrite: key) else { return }
-        throw .admin(.forbidden, "\(principal.name) may not change \(key): \(reason)",
-                     hint: "ask an admin for a role that covers it")
+        let message = "\(principal.name) may not change \(key): \(reason)"
+        logger?.notice("refused a write: \(message)")
+        throw .admin(.forbidden, message, hint: "ask an admin for a role that covers it")
     }
 
-    /// Refuses what only an admin may do.
+    /// Refuses what only an admin may do, and logs the refusal.
     ///
     /// - Throws: 403 with the reason.
-    static func checkAdmin(_ principal: Principal, doing what: String) throws(ServerError) {
+    static func checkAdmin(_ principal: Principal, doing what: String, logger: Logger?) throws(ServerError) {
         guard principal.grant.role < .admin else { return }
-        throw .admin(.forbidden, "\(principal.name) may not \(what): only the role 'admin' may",
-                     hint: "ask an admin")
+        let message = "\(principal.name) may not \(what): only the role 'admin' may"
+        logger?.notice("refused a write: \(message)")
+        throw .admin(.forbidden, message, hint: "ask an admin")
     }
 
     // MARK: - Keeping the file current

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import Switchboard
 
 /// The admin API under `/v1`, behind ``AccessControl``: every route needs a credential; `GET` routes the role
@@ -33,6 +34,8 @@ import Switchboard
 struct AdminRoutes {
     let board: Board
     let maxBodyBytes: Int
+    /// Where writes and refused writes are logged; `nil` for a use that only reads (the console's history).
+    var logger: Logger?
 
     func register(on group: RouterGroup<ServerContext>) {
         group.get("flags", use: list)
@@ -109,7 +112,7 @@ struct AdminRoutes {
         }
         try Self.checkQuery(of: request, allowed: ["dry_run", "actor"])
         let principal = try ConsoleRoutes.principal(of: context)
-        try AccessControl.checkWrite(key, by: principal)
+        try AccessControl.checkWrite(key, by: principal, logger: logger)
         let claimed = try Self.claimedActor(body["actor"]) ?? Self.claimedActor(in: request)
         let attribution = Self.attribution(principal, claimed: claimed)
         let expected = try Self.expectedVersion(in: request)
@@ -137,6 +140,7 @@ struct AdminRoutes {
         } catch {
             throw refusal(error, key: key)
         }
+        logger?.info("\(principal.name) set \(key) (version \(version))")
         return written(key, value: value, expiresAt: expiry, version: version)
     }
 
@@ -227,7 +231,7 @@ struct AdminRoutes {
         let key = Self.key(in: context)
         try Self.checkQuery(of: request, allowed: ["actor"])
         let principal = try ConsoleRoutes.principal(of: context)
-        try AccessControl.checkWrite(key, by: principal)
+        try AccessControl.checkWrite(key, by: principal, logger: logger)
         let expected = try Self.expectedVersion(in: request)
         let attribution = Self.attribution(principal, claimed: try Self.claimedActor(in: request))
         do {
@@ -235,6 +239,7 @@ struct AdminRoutes {
         } catch {
             throw refusal(error, key: key)
         }
+        logger?.info("\(principal.name) removed the override of \(key)")
         return tagged(Response.json(board.resolve(key).jsonValue(key: key).json), key: key)
     }
 
@@ -243,7 +248,7 @@ struct AdminRoutes {
     @Sendable func removeAll(_ request: Request, context: ServerContext) async throws -> Response {
         try Self.checkQuery(of: request, allowed: ["actor"])
         let principal = try ConsoleRoutes.principal(of: context)
-        try AccessControl.checkAdmin(principal, doing: "remove every override")
+        try AccessControl.checkAdmin(principal, doing: "remove every override", logger: logger)
         let attribution = Self.attribution(principal, claimed: try Self.claimedActor(in: request))
         let version: UInt64
         let keys: [String]
@@ -253,6 +258,7 @@ struct AdminRoutes {
         } catch {
             throw refusal(error)
         }
+        logger?.info("\(principal.name) removed every override (\(keys.count))")
         let document: Value = [
             "version": .int(Int(clamping: version)), "removed": .int(keys.count), "keys": .list(keys.map(Value.string)),
         ]
