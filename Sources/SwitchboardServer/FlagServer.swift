@@ -121,7 +121,8 @@ public final class FlagServer: Sendable {
 
     func makeRouter() -> Router<ServerContext> {
         // HEAD wherever GET is (RFC 9110 §9.1: a health probe may use it), answered by the GET route without its
-        // body; the event streams refuse it with 405 (OFREPRoutes, ConsoleRoutes).
+        // body; the event streams and the sign-in's redirects, which start something, refuse it with 405
+        // (OFREPRoutes, ConsoleRoutes, ConsoleSignInRoutes).
         let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
         // A span per request when a tracer is in effect (bootstrapped, or a `withTracer` scope around `start()`);
         // without one, requests skip the middleware altogether.

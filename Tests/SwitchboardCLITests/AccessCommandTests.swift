@@ -49,10 +49,11 @@ struct AccessCommandTests {
     /// A name the audit log would show as another's: broken lines, invisible characters, a space at an end, and
     /// the log's own notation (`bob (claimed "ana")`).
     @Test(arguments: [
-        ("eve\tx", "a name must be one line of visible text"), ("eve\nx", "a name must be one line of visible text"),
-        ("eve\u{1B}[31m", "a name must be one line of visible text"),
-        ("ana\u{200B}", "a name must be one line of visible text"),
+        ("eve\tx", "this one holds U+0009"), ("eve\nx", "this one holds U+000A"),
+        ("eve\u{1B}[31m", "this one holds U+001B"), ("ana\u{200B}", "this one holds U+200B"),
+        ("ana\u{034F}", "this one holds U+034F"), ("ana\u{3164}", "this one holds U+3164"),
         ("ana ", "a name cannot start or end with a space"), (" ana", "a name cannot start or end with a space"),
+        ("ana \u{0301}", "a name cannot start or end with a space"),
         (#"bob (claimed "ana")"#, "a name cannot hold quotes or parentheses"),
     ])
     func refusesANameTheLogWouldShowAsAnother(name: String, message: String) throws {

@@ -7,8 +7,8 @@ import SwitchboardTestSupport
 import Testing
 
 /// HEAD wherever GET is (RFC 9110 §9.1): the GET answer's status and headers without its body, so that a health
-/// probe or a link checker that sends HEAD gets what GET would; the event streams, which have no headers to show
-/// without starting, answer 405.
+/// probe or a link checker that sends HEAD gets what GET would; the event streams and the sign-in's redirects,
+/// which start something, answer 405.
 @Suite struct HeadRequestTests {
     let project = TestProject(fixture: "flags")
     static let admin: HTTPFields = [.authorization: "Bearer admin-secret"]
@@ -27,8 +27,9 @@ import Testing
         }
     }
 
-    @Test(arguments: ["/ofrep/v1/events", "/console/api/events"])
-    func anEventStreamRefusesHead(path: String) async throws {
+    /// What GET starts (a stream, a sign-in, a code's redemption) HEAD must not start.
+    @Test(arguments: ["/ofrep/v1/events", "/console/api/events", "/console/oidc/login", "/console/oidc/callback"])
+    func whatStartsSomethingRefusesHead(path: String) async throws {
         let server = FlagServer(board: try project.board(),
                                 configuration: ServerConfiguration(adminToken: AccessToken("admin-secret")))
         try await server.makeApplication().test(.router) { client in

@@ -24,6 +24,16 @@ struct RuntimeStoreTests {
         #expect(try stored(project)["app.new_flow"]?.value == .bool(true))
     }
 
+    /// A name that could pass for another (here with a line break that would forge a line) is quoted where
+    /// `explain` says who set the override, as in the audit log.
+    @Test func explainQuotesANameThatCouldPassForAnother() throws {
+        let project = makeProject()
+        try openBoard(project.flags).set("app.new_flow", to: true, actor: "eve\nset by alice")
+        let explanation = try #require(openBoard(project.flags).explain("app.new_flow"))
+        #expect(explanation.steps[0].origin?.hasPrefix(#"set by "eve\nset by alice" at 20"#) == true,
+                "\(explanation.steps[0].origin ?? "")")
+    }
+
     @Test func auditLogRecordsEveryChange() throws {
         let project = makeProject()
         let board = try openBoard(project.flags)

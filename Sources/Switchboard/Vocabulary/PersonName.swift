@@ -7,18 +7,27 @@ package enum PersonName {
     /// would read as bob claiming to be ana). Names are not otherwise limited: `Zoë Ngata` reads as itself.
     package static func problem(_ name: String) -> String? {
         guard !name.isEmpty else { return "a name cannot be empty" }
-        let invisible = name.unicodeScalars.contains { scalar in
+        // Default-ignorable code points render as nothing (the combining grapheme joiner, variation selectors, the
+        // Hangul fillers), whatever their category.
+        let invisible = name.unicodeScalars.first { scalar in
+            if scalar.properties.isDefaultIgnorableCodePoint { return true }
             switch scalar.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned, .surrogate: true
-            case .spaceSeparator: scalar != " "
-            default: false
+            case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned, .surrogate:
+                return true
+            case .spaceSeparator: return scalar != " "
+            default: return false
             }
         }
-        if invisible {
-            return "a name must be one line of visible text, without tabs, control or invisible characters (such as "
-                + "a zero-width space)"
+        if let invisible {
+            let hex = String(invisible.value, radix: 16, uppercase: true)
+            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            return "a name must be one line of plain visible text; this one holds \(code), which reads as nothing, "
+                + "as a plain space or as a line break"
         }
-        if name.first == " " || name.last == " " { return "a name cannot start or end with a space" }
+        // A space with marks on it is still a space at the end.
+        if name.first?.unicodeScalars.first == " " || name.last?.unicodeScalars.first == " " {
+            return "a name cannot start or end with a space"
+        }
         if name.contains(where: { "\"()".contains($0) }) {
             return "a name cannot hold quotes or parentheses: the audit log writes its notes in them"
         }

@@ -112,7 +112,7 @@ extension ValueChange {
     func rendered(terminal: Terminal) -> String {
         guard let new else { return "\(terminal.bold(key)) removed (was \(old?.shortText ?? "—"))" }
         var source = layer?.rawValue ?? "no layer"
-        if let actor { source += ", set by \(actor)" }
+        if let actor { source += ", set by \(PersonName.shown(actor))" }
         guard let old else { return "\(terminal.bold(key)) added: \(new.shortText) (\(source))" }
         return "\(terminal.bold(key)) changed: \(old.shortText) → \(terminal.yellow(new.shortText)) (\(source))"
     }

@@ -247,7 +247,7 @@ final class AccessControl: Service, Sendable {
     /// - Throws: 403 with the reason.
     static func checkWrite(_ key: String, by principal: Principal, logger: Logger?) throws(ServerError) {
         guard let reason = principal.grant.refusal(toWrite: key) else { return }
-        let message = "\(principal.name) may not change \(key): \(reason)"
+        let message = "\(PersonName.shown(principal.name)) may not change \(key): \(reason)"
         logger?.notice("refused a write: \(message)")
         throw .admin(.forbidden, message, hint: "ask an admin for a role that covers it")
     }
@@ -257,7 +257,7 @@ final class AccessControl: Service, Sendable {
     /// - Throws: 403 with the reason.
     static func checkAdmin(_ principal: Principal, doing what: String, logger: Logger?) throws(ServerError) {
         guard principal.grant.role < .admin else { return }
-        let message = "\(principal.name) may not \(what): only the role 'admin' may"
+        let message = "\(PersonName.shown(principal.name)) may not \(what): only the role 'admin' may"
         logger?.notice("refused a write: \(message)")
         throw .admin(.forbidden, message, hint: "ask an admin")
     }

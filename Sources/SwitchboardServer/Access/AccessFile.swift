@@ -66,15 +66,21 @@ public struct AccessFile: Sendable, Hashable {
     /// Names no person may take: the built-in people and the anonymous reader.
     public static let reservedNames: Set<String> = [Principal.adminTokenName, Principal.readTokenName, "anonymous"]
 
-    /// Why `name` cannot be a person's name, with a hint; `nil` when it can: a name the audit log shows as it is
-    /// (``PersonName/problem(_:)``), and none of the ``reservedNames``.
+    /// Why `access add` refuses `name`, with a hint; `nil` when it takes it: none of the ``reservedNames``, and a
+    /// name the audit log shows as it is (``PersonName/problem(_:)``).
     static func nameProblem(_ name: String) -> (text: String, hint: String)? {
-        if reservedNames.contains(name) {
-            return (text: "'\(name)' is a built-in name",
-                    hint: "choose another; 'admin-token' and 'read-token' are the server's own tokens")
-        }
-        return PersonName.problem(name).map { (text: $0, hint: "for example `ana`, `Zoë Ngata` or `payments-bot`") }
+        if reservedNames.contains(name) { return reservedName(name) }
+        return PersonName.problem(name).map { (text: $0, hint: nameHint) }
     }
+
+    /// Why a built-in name cannot be a person's.
+    static func reservedName(_ name: String) -> (text: String, hint: String) {
+        (text: "'\(name)' is a built-in name",
+         hint: "choose another; 'admin-token' and 'read-token' are the server's own tokens")
+    }
+
+    /// Names that read as themselves.
+    static let nameHint = "for example `ana`, `Zoë Ngata` or `payments-bot`"
 
     /// The fields of the file's top level.
     static let topFields = ["people", "anonymous_read", "oidc"]
@@ -252,9 +258,16 @@ struct AccessFileReader {
             switch field {
             case "name":
                 name = text(pair.value, field: "name")
-                if let given = name, let problem = AccessFile.nameProblem(given) {
+                if let given = name, AccessFile.reservedNames.contains(given) {
+                    let problem = AccessFile.reservedName(given)
                     error(pair.value, problem.text, hint: problem.hint)
                     name = nil
+                } else if let given = name, let problem = PersonName.problem(given) {
+                    // A warning, not an error: files written before the rule must keep their server running (and
+                    // `access revoke` working). The log quotes such a name.
+                    diagnostics.append(.warning(at: pair.value.location, problem,
+                                                hint: "revoke '\(given)' and add them again under a name such as "
+                                                    + "`ana`: the audit log shows this one quoted"))
                 }
             case "token_sha256":
                 guard let text = text(pair.value, field: "token_sha256") else { continue }

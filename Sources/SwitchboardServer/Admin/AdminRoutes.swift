@@ -140,7 +140,7 @@ struct AdminRoutes {
         } catch {
             throw refusal(error, key: key)
         }
-        logger?.info("\(principal.name) set \(key) (version \(version))")
+        logger?.info("\(PersonName.shown(principal.name)) set \(key) (version \(version))")
         return written(key, value: value, expiresAt: expiry, version: version)
     }
 
@@ -239,7 +239,7 @@ struct AdminRoutes {
         } catch {
             throw refusal(error, key: key)
         }
-        logger?.info("\(principal.name) removed the override of \(key)")
+        logger?.info("\(PersonName.shown(principal.name)) removed the override of \(key)")
         return tagged(Response.json(board.resolve(key).jsonValue(key: key).json), key: key)
     }
 
@@ -258,7 +258,7 @@ struct AdminRoutes {
         } catch {
             throw refusal(error)
         }
-        logger?.info("\(principal.name) removed every override (\(keys.count))")
+        logger?.info("\(PersonName.shown(principal.name)) removed every override (\(keys.count))")
         let document: Value = [
             "version": .int(Int(clamping: version)), "removed": .int(keys.count), "keys": .list(keys.map(Value.string)),
         ]

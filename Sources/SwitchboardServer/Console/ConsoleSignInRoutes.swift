@@ -32,6 +32,11 @@ struct ConsoleSignInRoutes {
         console.get("oidc/provider", use: provider)
         console.get("oidc/login", use: login)
         console.get("oidc/callback", use: callback)
+        // Not HEAD, which the router would answer from the GET route: a sign-in begun or a one-time code redeemed
+        // by a link checker's HEAD is a sign-in lost (or counted as failed).
+        let refuse = ServerError.methodNotAllowed(allow: [.get]) { .admin(.methodNotAllowed, $0) }
+        console.head("oidc/login", use: refuse)
+        console.head("oidc/callback", use: refuse)
     }
 
     /// The `signIn` member of the console's session document, or `nil` without an identity provider.

@@ -122,7 +122,8 @@ const keyPath = (key) => encodeURIComponent(key);
     state.token = token;
     const result = await api('/console/api/session');
     if (!result.ok) {
-      sessionStorage.removeItem(TOKEN);
+      // Only a refused token is forgotten; a server or provider that is down (503) may take it on the next load.
+      if (result.status === 401 || result.status === 403) sessionStorage.removeItem(TOKEN);
       state.token = null;
       return showSignIn(problem(result));
     }
@@ -1293,8 +1294,8 @@ const keyPath = (key) => encodeURIComponent(key);
   /** A name as `switchboard log` shows it (Swift's `PersonName.shown`): as it is when it reads as itself, else quoted:
    *  one with an invisible character, a space at an end, a quote or a parenthesis could pass for another name. */
   function shownName(name) {
-    const misleading = name === '' || /[\p{C}\p{Zl}\p{Zp}"()]/u.test(name) || /(?! )\p{Zs}/u.test(name)
-      || name.startsWith(' ') || name.endsWith(' ');
+    const misleading = name === '' || /[\p{C}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}"()]/u.test(name)
+      || /(?! )\p{Zs}/u.test(name) || name.startsWith(' ') || / \p{M}*$/u.test(name);
     return misleading ? quoted(name) : name;
   }
 
