@@ -205,14 +205,12 @@ final class AccessControl: Service, Sendable {
         throw error
     }
 
-    /// A failed sign-in: counted, logged without the credential, and held against the address — except a
-    /// credential that merely expired, which a person's open tab presents in good faith (and offices share an
-    /// address): that is no guess at a token.
+    /// A failed sign-in: counted, logged without the credential, and held against the address
+    /// (``holdFailure(against:reason:)``).
     private func failure(_ scope: Scope, address: String, reason: String, _ message: String) -> ServerError {
         metrics.recordAuthFailure(reason: reason)
-        // Nor is a provider that cannot be reached: the person did nothing wrong.
         logger.warning("refused a credential from \(address): \(message) (\(reason))")
-        if reason != "expired", reason != "provider_unavailable" { holdFailure(against: address) }
+        holdFailure(against: address, reason: reason)
         switch reason {
         case "no_role":
             return refusal(scope, .forbidden, message)
@@ -229,9 +227,12 @@ final class AccessControl: Service, Sendable {
     }
 
     /// Holds a failed sign-in against `address`, and logs the one that shuts it out: an operator sees the lockout
-    /// (someone guessing tokens, or a proxy not named with `--trusted-proxy`) without counting warnings.
-    func holdFailure(against address: String) {
-        guard limiter.recordFailure(of: address) else { return }
+    /// (someone guessing tokens, or a proxy not named with `--trusted-proxy`) without counting warnings. Two
+    /// reasons are no guess at a credential and count against nobody: `expired`, which a person's open tab
+    /// presents in good faith (and offices share an address), and `provider_unavailable`, where the person did
+    /// nothing wrong.
+    func holdFailure(against address: String, reason: String) {
+        guard reason != "expired", reason != "provider_unavailable", limiter.recordFailure(of: address) else { return }
         let seconds = Int(limiter.window)
         logger.warning("\(address) is refused for up to \(seconds) s after \(limiter.limit) failed sign-ins (429)")
     }

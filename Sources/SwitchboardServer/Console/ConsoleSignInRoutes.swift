@@ -116,23 +116,23 @@ struct ConsoleSignInRoutes {
         }
         do {
             let session = try await signIn.finishSignIn(code: code, state: state)
-            signIn.logger.info("\(session.principal.name) signed in to the console (\(session.principal.grant))")
+            signIn.logger.info(
+                "\(PersonName.shown(session.principal.name)) signed in to the console (\(session.principal.grant))")
             return Self.toPage(["token": session.token, "next": session.next])
         } catch {
             return failed(signIn, error, address: address, next: "#/")
         }
     }
 
-    /// A failed sign-in: counted, logged, held against the address (unless the provider is down), and shown on the
-    /// page.
+    /// A failed sign-in: counted, logged, held against the address (``AccessControl/holdFailure(against:reason:)``),
+    /// and shown on the page.
     private func failed(
         _ signIn: OIDCSignIn, _ refusal: OIDCSignIn.Refusal, address: String, next: String
     ) -> Response {
         signIn.metrics.recordAuthFailure(reason: refusal.reason)
-        // An outage of the provider is nobody's failed sign-in: it is counted, but held against no address.
         signIn.logger.warning(
             "refused a console sign-in from \(address): \(refusal.message) (\(refusal.reason))")
-        if refusal.reason != "provider_unavailable" { access.holdFailure(against: address) }
+        access.holdFailure(against: address, reason: refusal.reason)
         return Self.toPage(error: "Sign-in failed: " + refusal.message, next: next)
     }
 

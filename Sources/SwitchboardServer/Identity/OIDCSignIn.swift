@@ -2,6 +2,7 @@ import Foundation
 import JWTKit
 import Locking
 import Logging
+import Switchboard
 
 /// Sign-in through an OpenID Connect identity provider: verifies the provider's JWTs presented as bearer tokens,
 /// runs the console's sign-in (``beginSignIn(redirectURI:next:)``, ``finishSignIn(code:state:)``) and knows the
@@ -185,8 +186,8 @@ final class OIDCSignIn: BearerVerifier {
                 + "its holder")
         }
         guard let grant = settings.grant(forGroups: claims.list(settings.rolesClaim)) else {
-            throw Refusal(reason: "no_role", message: "\(name) is in no group that the access file gives a role "
-                + "(claim '\(settings.rolesClaim)')")
+            throw Refusal(reason: "no_role", message: "\(PersonName.shown(name)) is in no group that the access file "
+                + "gives a role (claim '\(settings.rolesClaim)')")
         }
         return Principal(name: name, grant: grant, source: source, expiresAt: claims.expiresAt)
     }
