@@ -37,7 +37,8 @@ package enum Origin: Sendable, Hashable, CustomStringConvertible {
         case .file(let location): "\(location)"
         case .environment(let variable, let text): "\(variable)=\(text)"
         case .runtime(let actor, let time, let storedAs, let store, let version):
-            "set by \(PersonName.shown(actor)) at \(time) (\(store) store" + (version > 0 ? ", version \(version)" : "") + ")"
+            "set by \(PersonName.shown(actor)) at \(time) (\(store) store"
+                + (version > 0 ? ", version \(version)" : "") + ")"
                 + (storedAs.map { " (stored as \($0), renamed)" } ?? "")
         }
     }

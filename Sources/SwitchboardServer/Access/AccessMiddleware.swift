@@ -6,8 +6,9 @@ import Switchboard
 /// routes who sent it (`ServerContext.principal`).
 ///
 /// A request without a needed credential, or with one that is not valid here, gets 401 (with `WWW-Authenticate`);
-/// a person whom no group gives a role 403 (``AccessControl/principal(of:context:scope:)``). The admin API and the console take `Authorization: Bearer`; OFREP also takes `X-API-Key`, the
-/// spec's other scheme. What a principal may write is checked by the routes that write.
+/// a person whom no group gives a role 403 (``AccessControl/principal(of:context:scope:)``). The admin API and the
+/// console take `Authorization: Bearer`; OFREP also takes `X-API-Key`, the spec's other scheme. What a principal
+/// may write is checked by the routes that write.
 struct AccessMiddleware: RouterMiddleware {
     typealias Context = ServerContext
 
