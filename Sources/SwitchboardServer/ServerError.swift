@@ -39,9 +39,10 @@ struct ServerError: HTTPResponseError {
 
     /// A handler for the methods a path does not take: 405 with `Allow` naming those it does and the body `failure`
     /// makes of the message (`POST is not allowed here; use PUT or DELETE`), instead of the router's empty 404 that
-    /// reads as "no such key".
+    /// reads as "no such key". The body is an admin error unless `failure` shapes it otherwise (OFREP's).
     static func methodNotAllowed(
-        allow: [HTTPRequest.Method], _ failure: @escaping @Sendable (String) -> ServerError
+        allow: [HTTPRequest.Method],
+        _ failure: @escaping @Sendable (String) -> ServerError = { .admin(.methodNotAllowed, $0) }
     ) -> @Sendable (Request, ServerContext) async throws -> Response {
         let names = allow.map(\.rawValue)
         return { request, _ in

@@ -116,10 +116,9 @@ final class AccessControl: Service, Sendable {
     /// What `/healthz` reports; `nil` without an access file.
     var health: Health? {
         guard let path else { return nil }
-        return state.withLock {
-            Health(path: path, people: $0.file?.people.count ?? 0, problem: $0.problem,
-                   identityProblem: $0.identity?.problem)
-        }
+        let (people, problem, identity) = state.withLock { ($0.file?.people.count ?? 0, $0.problem, $0.identity) }
+        // Outside the lock: the provider's state has a lock of its own.
+        return Health(path: path, people: people, problem: problem, identityProblem: identity?.problem)
     }
 
     // MARK: - Who is it

@@ -50,7 +50,7 @@ struct AdminRoutes {
             ("audit", [.get]),
         ]
         for (path, allowed) in paths {
-            let refuse = ServerError.methodNotAllowed(allow: allowed) { .admin(.methodNotAllowed, $0) }
+            let refuse = ServerError.methodNotAllowed(allow: allowed)
             // HEAD where GET is: the router answers it from the GET route (FlagServer).
             for method: HTTPRequest.Method in [.get, .head, .post, .put, .patch, .delete, .options, .trace]
             where !allowed.contains(method) && !(method == .head && allowed.contains(.get)) {

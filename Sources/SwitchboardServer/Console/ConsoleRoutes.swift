@@ -54,7 +54,7 @@ struct ConsoleRoutes {
         api.get("events", use: events)
         // Not HEAD, which the router would answer from the GET route: a stream has no headers to show without
         // starting.
-        api.head("events", use: ServerError.methodNotAllowed(allow: [.get]) { .admin(.methodNotAllowed, $0) })
+        api.head("events", use: ServerError.methodNotAllowed(allow: [.get]))
     }
 
     /// How long a browser keeps a file fetched by its hashed name: a year, since a changed file has another name.

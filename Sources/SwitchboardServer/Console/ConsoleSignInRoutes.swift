@@ -34,7 +34,7 @@ struct ConsoleSignInRoutes {
         console.get("oidc/callback", use: callback)
         // Not HEAD, which the router would answer from the GET route: a sign-in begun or a one-time code redeemed
         // by a link checker's HEAD is a sign-in lost (or counted as failed).
-        let refuse = ServerError.methodNotAllowed(allow: [.get]) { .admin(.methodNotAllowed, $0) }
+        let refuse = ServerError.methodNotAllowed(allow: [.get])
         console.head("oidc/login", use: refuse)
         console.head("oidc/callback", use: refuse)
     }

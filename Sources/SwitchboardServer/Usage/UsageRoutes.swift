@@ -20,7 +20,7 @@ struct UsageRoutes {
 
     func register(on group: RouterGroup<ServerContext>) {
         group.get("usage", use: report)
-        let refuse = ServerError.methodNotAllowed(allow: [.get]) { .admin(.methodNotAllowed, $0) }
+        let refuse = ServerError.methodNotAllowed(allow: [.get])
         for method: HTTPRequest.Method in [.post, .put, .patch, .delete, .options, .trace] {
             group.on("usage", method: method, use: refuse)
         }
